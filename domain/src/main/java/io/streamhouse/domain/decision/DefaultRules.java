@@ -1,0 +1,55 @@
+package io.streamhouse.domain.decision;
+
+import io.streamhouse.domain.event.DecisionOutcome;
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.events.Envelopes;
+import io.streamhouse.domain.events.EventTypes;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rule definitions a fresh system starts with. They are published to the rules topic like any later version
+ * (so they are data, replayable and replaceable), not hard-wired into the decider.
+ */
+public final class DefaultRules {
+    /** Event time of the built-in definitions: fixed, so every installation and every replay sees the same events. */
+    public static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+    public static List<RuleDefinition> definitions() {
+        return List.of(
+                definition("large-amount-review", AmountThresholdRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("threshold", "1000.00", "currency", "EUR"),
+                        "A single payment of EUR 1,000 or more is held for review."),
+                definition("very-large-amount-block", AmountThresholdRule.KIND, DecisionOutcome.BLOCK,
+                        Map.of("threshold", "10000.00", "currency", "EUR"),
+                        "A single payment of EUR 10,000 or more is blocked."),
+                definition("high-risk-merchant-review", MerchantCategoryRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("mccs", "6051,7995"),
+                        "Quasi-cash (6051) and gambling (7995) merchants are held for review."));
+    }
+
+    public static RuleSet ruleSet() {
+        return RuleSet.of(definitions());
+    }
+
+    private static RuleDefinition definition(String id, String kind, DecisionOutcome outcome, Map<String, String> params,
+                                             String description) {
+        return RuleDefinition.newBuilder()
+                .setEnvelope(Envelopes.create(Envelopes.derivedEventId("default-rule", id + ":1"), id, EPOCH, EPOCH,
+                        "streamhouse-defaults", EventTypes.versionOf(RuleDefinition.class), null))
+                .setRuleId(id)
+                .setVersion(1)
+                .setKind(kind)
+                .setEnabled(true)
+                .setOutcome(outcome)
+                .setWeight(1.0)
+                .setParameters(params)
+                .setDescription(description)
+                .build();
+    }
+
+    private DefaultRules() {
+    }
+}

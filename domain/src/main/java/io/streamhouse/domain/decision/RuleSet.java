@@ -1,0 +1,48 @@
+package io.streamhouse.domain.decision;
+
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The rules in force and the version of that set. The version is the sum of the enabled and disabled rules'
+ * versions: it grows with every published rule version, is the same wherever the same definitions were applied
+ * (live or on replay), and needs no counter outside the log.
+ */
+public record RuleSet(long version, List<Rule> rules) {
+
+    public RuleSet {
+        rules = List.copyOf(rules);
+    }
+
+    public static RuleSet of(Iterable<RuleDefinition> definitions) {
+        Map<String, RuleDefinition> latest = new LinkedHashMap<>();
+        for (RuleDefinition d : definitions) {
+            latest.merge(d.getRuleId(), d, (a, b) -> b.getVersion() >= a.getVersion() ? b : a);
+        }
+        long version = 0;
+        List<Rule> rules = new ArrayList<>();
+        for (RuleDefinition d : latest.values().stream().sorted(Comparator.comparing(RuleDefinition::getRuleId)).toList()) {
+            version += d.getVersion();
+            if (d.getEnabled()) {
+                rules.add(Rules.fromDefinition(d));
+            }
+        }
+        return new RuleSet(version, rules);
+    }
+
+    public Decision decide(TransactionAuthorizationRequested request) {
+        List<RuleHit> hits = new ArrayList<>();
+        for (Rule rule : rules) {
+            Optional<RuleHit> hit = rule.evaluate(request);
+            hit.ifPresent(hits::add);
+        }
+        return Decision.of(hits, version);
+    }
+}

@@ -1,0 +1,96 @@
+package io.streamhouse.domain.decision;
+
+import io.streamhouse.domain.event.RuleDefinition;
+
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** Turns a {@link RuleDefinition} (data on the rules topic) into a {@link Rule}, refusing bad ones by field name. */
+public final class Rules {
+    private static final Pattern MCC = Pattern.compile("\\d{4}");
+    private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
+    private static final Pattern RULE_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
+    public static Rule fromDefinition(RuleDefinition definition) {
+        validateCommon(definition);
+        Map<String, String> p = definition.getParameters();
+        return switch (definition.getKind()) {
+            case AmountThresholdRule.KIND -> new AmountThresholdRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), positiveDecimal(p, "threshold"), currency(p, "currency"));
+            case MerchantCategoryRule.KIND -> new MerchantCategoryRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), mccList(p, "mccs"));
+            default -> throw new InvalidRuleException("kind",
+                    "unknown rule kind '" + definition.getKind() + "'; known: " + AmountThresholdRule.KIND + ", " + MerchantCategoryRule.KIND);
+        };
+    }
+
+    /** Checks a definition without building it; throws {@link InvalidRuleException} naming the first bad field. */
+    public static void validate(RuleDefinition definition) {
+        fromDefinition(definition);
+    }
+
+    private static void validateCommon(RuleDefinition d) {
+        if (d.getRuleId() == null || !RULE_ID.matcher(d.getRuleId()).matches()) {
+            throw new InvalidRuleException("ruleId", "must be 1-64 lower-case letters, digits or '-', was '" + d.getRuleId() + "'");
+        }
+        if (d.getVersion() < 1) {
+            throw new InvalidRuleException("version", "must be at least 1, was " + d.getVersion());
+        }
+        if (d.getOutcome() == null) {
+            throw new InvalidRuleException("outcome", "is required (ALLOW, REVIEW or BLOCK)");
+        }
+        if (Double.isNaN(d.getWeight()) || d.getWeight() < 0) {
+            throw new InvalidRuleException("weight", "must be zero or positive, was " + d.getWeight());
+        }
+    }
+
+    private static String required(Map<String, String> p, String name) {
+        String value = p.get(name);
+        if (value == null || value.isBlank()) {
+            throw new InvalidRuleException("parameters." + name, "is required");
+        }
+        return value.trim();
+    }
+
+    private static BigDecimal positiveDecimal(Map<String, String> p, String name) {
+        String raw = required(p, name);
+        try {
+            BigDecimal value = new BigDecimal(raw);
+            if (value.signum() <= 0) {
+                throw new InvalidRuleException("parameters." + name, "must be positive, was " + raw);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a decimal number");
+        }
+    }
+
+    private static String currency(Map<String, String> p, String name) {
+        String raw = required(p, name);
+        if (!CURRENCY.matcher(raw).matches()) {
+            throw new InvalidRuleException("parameters." + name, "must be an ISO 4217 code like EUR, was '" + raw + "'");
+        }
+        return raw;
+    }
+
+    private static Set<String> mccList(Map<String, String> p, String name) {
+        Set<String> codes = Arrays.stream(required(p, name).split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
+        for (String code : codes) {
+            if (!MCC.matcher(code).matches()) {
+                throw new InvalidRuleException("parameters." + name, "'" + code + "' is not a four-digit merchant category code");
+            }
+        }
+        if (codes.isEmpty()) {
+            throw new InvalidRuleException("parameters." + name, "must list at least one merchant category code");
+        }
+        return codes;
+    }
+
+    private Rules() {
+    }
+}

@@ -1,0 +1,95 @@
+package io.streamhouse.domain.topic;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.OrderEvent;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.VehicleTelemetry;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The topic catalog: the contract between the teams that write and read the log. Keys are plain strings (the
+ * aggregate id, UTF-8); values are Avro in the Confluent wire format. {@code docs/topics.md} lists the same topics
+ * (a test keeps the two in step).
+ */
+public final class Topics {
+
+    private static final Optional<Duration> FOREVER = Optional.empty();
+    private static final Optional<Duration> DEAD_LETTER_RETENTION = Optional.of(Duration.ofDays(30));
+
+    public static final Topic<String, CustomerEvent> CUSTOMERS = new Topic<>(
+            "shop.customers", String.class, CustomerEvent.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Customer changes from the shop database (CDC), keyed by customer id.");
+
+    public static final Topic<String, OrderEvent> ORDERS = new Topic<>(
+            "shop.orders", String.class, OrderEvent.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Order changes from the shop database (CDC), keyed by order id.");
+
+    public static final Topic<String, TransactionAuthorizationRequested> TRANSACTION_REQUESTS = new Topic<>(
+            "payments.transactions.requested", String.class, TransactionAuthorizationRequested.class, 6,
+            CleanupPolicy.DELETE, FOREVER,
+            "Card authorization requests (tokenized card), keyed by transaction id.");
+
+    public static final Topic<String, TransactionDecision> TRANSACTION_DECISIONS = new Topic<>(
+            "payments.transactions.decisions", String.class, TransactionDecision.class, 6,
+            CleanupPolicy.DELETE, FOREVER,
+            "ALLOW / REVIEW / BLOCK for each request with every reason, keyed by transaction id.");
+
+    public static final Topic<String, VehicleTelemetry> VEHICLE_TELEMETRY = new Topic<>(
+            "fleet.vehicles.telemetry", String.class, VehicleTelemetry.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Telematics readings, keyed by vehicle id.");
+
+    public static final Topic<String, ParcelScanned> PARCEL_SCANS = new Topic<>(
+            "logistics.parcels.scanned", String.class, ParcelScanned.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Parcel scans at hubs and by drivers, keyed by parcel id.");
+
+    public static final Topic<String, Alert> FRAUD_ALERTS = new Topic<>(
+            "alerts.fraud", String.class, Alert.class, 3, CleanupPolicy.DELETE, FOREVER,
+            "Fraud patterns found (card testing, impossible travel, account takeover), keyed by card or customer.");
+
+    public static final Topic<String, Alert> PARCEL_ALERTS = new Topic<>(
+            "alerts.parcels", String.class, Alert.class, 3, CleanupPolicy.DELETE, FOREVER,
+            "Parcels breaching or at risk of breaching their SLA, keyed by parcel id.");
+
+    public static final Topic<String, Alert> MAINTENANCE_ALERTS = new Topic<>(
+            "alerts.maintenance", String.class, Alert.class, 3, CleanupPolicy.DELETE, FOREVER,
+            "Engine overheating and maintenance due, keyed by vehicle id.");
+
+    public static final Topic<String, RuleDefinition> RULES = new Topic<>(
+            "rules.definitions", String.class, RuleDefinition.class, 1, CleanupPolicy.COMPACT, FOREVER,
+            "Versioned rule definitions, keyed by rule id; the latest version of each rule is the one in force.");
+
+    /** Every domain topic, in the order the docs list them. */
+    public static List<Topic<String, ?>> all() {
+        return List.of(CUSTOMERS, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
+                PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES);
+    }
+
+    /**
+     * The dead-letter topic of a topic: records that could not be read or processed, byte for byte as they were,
+     * with the reason, source topic, partition and offset in headers. Kept 30 days.
+     */
+    public static Topic<byte[], byte[]> deadLetterOf(Topic<?, ?> topic) {
+        return new Topic<>(topic.name() + ".dlq", byte[].class, byte[].class, 1, CleanupPolicy.DELETE,
+                DEAD_LETTER_RETENTION, "Records of " + topic.name() + " that could not be read or processed, with the reason.");
+    }
+
+    /** Every domain topic and its dead-letter topic: what the platform creates. */
+    public static List<Topic<?, ?>> allWithDeadLetters() {
+        var topics = new java.util.ArrayList<Topic<?, ?>>();
+        for (Topic<String, ?> t : all()) {
+            topics.add(t);
+            topics.add(deadLetterOf(t));
+        }
+        return List.copyOf(topics);
+    }
+
+    private Topics() {
+    }
+}
