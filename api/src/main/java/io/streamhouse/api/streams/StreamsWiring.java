@@ -1,0 +1,54 @@
+package io.streamhouse.api.streams;
+
+import io.streamhouse.api.ApiConfig;
+import io.streamhouse.detection.decision.DecisionTopology;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import io.streamhouse.domain.wire.SchemaRegistryClient;
+import io.streamhouse.projections.DecisionLookupProjection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+
+import java.time.Clock;
+
+/**
+ * The one Kafka Streams topology this app runs: the decision topology and the projections that serve queries.
+ * Only calls the pure builders; everything they do is tested without this app.
+ */
+@ApplicationScoped
+public class StreamsWiring {
+
+    @Produces
+    @ApplicationScoped
+    SchemaRegistryClient registryClient(ApiConfig config) {
+        return new CachingSchemaRegistryClient(config.schemaRegistry().url());
+    }
+
+    void closeRegistryClient(@Disposes SchemaRegistryClient client) {
+        client.close();
+    }
+
+    @Produces
+    @ApplicationScoped
+    TopicSerdes topicSerdes(SchemaRegistryClient client) {
+        return new RegistryTopicSerdes(client);
+    }
+
+    @Produces
+    @ApplicationScoped
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    Topology topology(TopicSerdes serdes, Clock clock) {
+        StreamsBuilder builder = new StreamsBuilder();
+        DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes);
+        DecisionLookupProjection.addTo(builder, serdes);
+        return builder.build();
+    }
+}

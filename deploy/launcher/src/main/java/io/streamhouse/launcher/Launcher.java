@@ -1,0 +1,209 @@
+package io.streamhouse.launcher;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.loadtests.demo.DemoLoad;
+import io.streamhouse.platform.EmbeddedPlatform;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code ./streamhouse up | down | status}.
+ * <p>{@code up} starts the platform (broker child JVM, PostgreSQL, schema registry in this JVM), creates the
+ * catalog's topics, starts ingest and api as child JVMs, runs the demo load and prints where everything is; it
+ * then runs until Ctrl-C or {@code ./streamhouse down}. Data lives under {@code .streamhouse/} and survives
+ * restarts. Every child exits with this process (the broker and the apps watch their stdin), so nothing is left
+ * behind even if this JVM is killed.
+ */
+public final class Launcher {
+    private static final PrintStream OUT = System.out;
+
+    public static void main(String[] args) throws Exception {
+        LaunchOptions options;
+        try {
+            options = LaunchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(LaunchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        int code = switch (options.command()) {
+            case "up" -> up(options);
+            case "down" -> down(options);
+            case "status" -> status(options);
+            default -> {
+                System.err.println(LaunchOptions.USAGE);
+                yield 2;
+            }
+        };
+        System.exit(code);
+    }
+
+    static int up(LaunchOptions options) throws Exception {
+        Instant began = Instant.now();
+        Path data = options.home().resolve(".streamhouse");
+        Files.createDirectories(data);
+        Optional<Long> running = PidFile.running(data);
+        if (running.isPresent()) {
+            System.err.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
+            return 1;
+        }
+        PidFile.write(data, ProcessHandle.current().pid());
+        Stack stack = new Stack();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            OUT.println("Stopping Streamhouse ...");
+            stack.close();
+            PidFile.delete(data);
+            OUT.println("Stopped.");
+            stopped.countDown();
+        }, "streamhouse-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            OUT.println("Starting the platform (Kafka broker, PostgreSQL, schema registry) ...");
+            stack.platform = EmbeddedPlatform.start(options.platformOptions(data.resolve("platform")));
+            OUT.printf("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)%n", stack.platform.bootstrapServers(),
+                    stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), seconds(began));
+
+            Map<String, String> env = Map.of(
+                    "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
+                    "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
+                    "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString());
+            OUT.println("Starting ingest and api ...");
+            stack.ingest = AppProcess.start("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
+                    options.ingestPort(), env, data.resolve("logs"), "384m");
+            stack.api = AppProcess.start("api", options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
+                    options.apiPort(), env, data.resolve("logs"), "512m");
+            stack.ingest.awaitReady(Duration.ofSeconds(90));
+            stack.api.awaitReady(Duration.ofSeconds(90));
+            OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
+            printUrls(stack, data);
+
+            boolean demoOk = true;
+            if (options.demoCount() > 0) {
+                demoOk = demo(stack, options);
+            }
+            if (options.exitAfterDemo()) {
+                return demoOk ? 0 : 1;
+            }
+            OUT.println();
+            OUT.println("Running. Ctrl-C or ./streamhouse down stops everything.");
+            stopped.await();
+            return 0;
+        } catch (Exception e) {
+            System.err.println("Streamhouse failed to start: " + e.getMessage());
+            System.err.println("Logs: " + data.resolve("logs"));
+            return 1;
+        } finally {
+            if (stopped.getCount() > 0) {
+                // Not stopped by a signal: stop here (exit-after-demo, or a failure) and drop the now useless hook.
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    stack.close();
+                    PidFile.delete(data);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is already running and will stop everything
+                }
+            }
+        }
+    }
+
+    private static boolean demo(Stack stack, LaunchOptions options) throws IOException, InterruptedException {
+        OUT.printf("Demo load: %d card payments (seed %d) through ingest, decisions read back from the api ...%n",
+                options.demoCount(), options.seed());
+        DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), options.seed(), options.demoCount(),
+                Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+        OUT.printf("  %d sent, decisions %s in %.1f s%n", result.sent(), result.outcomes(), result.elapsed().toMillis() / 1000.0);
+        if (result.example() != null) {
+            OUT.println("  Example decision: " + new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(result.example())
+                    .replace("\n", "\n  "));
+        }
+        if (!result.allAsExpected()) {
+            OUT.println("  Decisions that differ from the demo's ground truth: " + result.mismatches());
+            return false;
+        }
+        OUT.println("  Every decision matched the demo's ground truth.");
+        return true;
+    }
+
+    private static void printUrls(Stack stack, Path data) {
+        OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions)");
+        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision)");
+        OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
+        OUT.println("  kafka           " + stack.platform.bootstrapServers());
+        OUT.println("  health          " + stack.api.url().resolve("/q/health"));
+        OUT.println("  logs            " + data.resolve("logs"));
+        OUT.println("Try:");
+        OUT.println("  curl -s -XPOST " + stack.ingest.url() + "/v1/transactions -H 'Content-Type: application/json' -d '"
+                + "{\"transactionId\":\"tx-1\",\"occurredAt\":\"" + Instant.now().toString().substring(0, 19) + "Z\","
+                + "\"card\":{\"number\":\"4111111111111111\"},\"merchant\":{\"id\":\"m-1\",\"name\":\"Shop\",\"mcc\":\"5411\",\"country\":\"NL\"},"
+                + "\"amount\":\"1500.00\",\"currency\":\"EUR\",\"channel\":\"ECOMMERCE\"}'");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/decision");
+    }
+
+    static int down(LaunchOptions options) throws InterruptedException {
+        Path data = options.home().resolve(".streamhouse");
+        Optional<Long> running = PidFile.running(data);
+        if (running.isEmpty()) {
+            OUT.println("Streamhouse is not running.");
+            PidFile.delete(data);
+            return 0;
+        }
+        ProcessHandle launcher = ProcessHandle.of(running.get()).orElseThrow();
+        OUT.println("Stopping Streamhouse (pid " + launcher.pid() + ") ...");
+        launcher.destroy();
+        try {
+            launcher.onExit().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("It did not stop within 60 s; its children exit when it does. Kill it with: kill -9 " + launcher.pid());
+            return 1;
+        }
+        OUT.println("Stopped.");
+        return 0;
+    }
+
+    static int status(LaunchOptions options) {
+        Optional<Long> running = PidFile.running(options.home().resolve(".streamhouse"));
+        OUT.println(running.map(pid -> "Streamhouse is running (pid " + pid + ")").orElse("Streamhouse is not running."));
+        return running.isPresent() ? 0 : 3;
+    }
+
+    private static double seconds(Instant since) {
+        return Duration.between(since, Instant.now()).toMillis() / 1000.0;
+    }
+
+    /** What up started, stopped in reverse order. */
+    private static final class Stack implements AutoCloseable {
+        EmbeddedPlatform platform;
+        AppProcess ingest;
+        AppProcess api;
+
+        @Override
+        public synchronized void close() {
+            if (api != null) {
+                api.close();
+                api = null;
+            }
+            if (ingest != null) {
+                ingest.close();
+                ingest = null;
+            }
+            if (platform != null) {
+                platform.close();
+                platform = null;
+            }
+        }
+    }
+
+    private Launcher() {
+    }
+}

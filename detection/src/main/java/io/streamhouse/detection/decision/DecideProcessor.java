@@ -1,0 +1,79 @@
+package io.streamhouse.detection.decision;
+
+import io.streamhouse.domain.decision.RuleSet;
+import io.streamhouse.domain.decision.Rules;
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Applies the rule set currently in the global rules store to each request. The store is read for every request
+ * (a handful of small rules), so a new rule version is used from the next request on. A definition that cannot be
+ * read or applied is skipped with a warning rather than stopping decisions (the admin endpoint validates before
+ * publishing, so this only guards against foreign writers).
+ */
+final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuthorizationRequested, TransactionDecision> {
+    private static final Logger LOG = LoggerFactory.getLogger(DecideProcessor.class);
+
+    private final Clock clock;
+    private final String rulesStoreName;
+    private final Deserializer<RuleDefinition> ruleDeserializer;
+    private final Set<String> reportedBadRules = new HashSet<>();
+    private FixedKeyProcessorContext<String, TransactionDecision> context;
+    private TimestampedKeyValueStore<String, byte[]> rules;
+
+    DecideProcessor(Clock clock, String rulesStoreName, Deserializer<RuleDefinition> ruleDeserializer) {
+        this.clock = clock;
+        this.rulesStoreName = rulesStoreName;
+        this.ruleDeserializer = ruleDeserializer;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, TransactionDecision> context) {
+        this.context = context;
+        this.rules = context.getStateStore(rulesStoreName);
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, TransactionAuthorizationRequested> record) {
+        context.forward(record.withValue(DecisionTopology.decide(record.value(), currentRules(), clock)));
+    }
+
+    private RuleSet currentRules() {
+        List<RuleDefinition> definitions = new ArrayList<>();
+        try (KeyValueIterator<String, ValueAndTimestamp<byte[]>> it = rules.all()) {
+            while (it.hasNext()) {
+                var entry = it.next();
+                if (entry.value == null || entry.value.value() == null) {
+                    continue;
+                }
+                try {
+                    RuleDefinition d = ruleDeserializer.deserialize(Topics.RULES.name(), entry.value.value());
+                    Rules.validate(d);
+                    definitions.add(d);
+                } catch (RuntimeException e) {
+                    if (reportedBadRules.add(entry.key + "@" + entry.value.timestamp())) {
+                        LOG.warn("Skipping rule '{}' from {}: {}", entry.key, Topics.RULES.name(), e.getMessage());
+                    }
+                }
+            }
+        }
+        return RuleSet.of(definitions);
+    }
+}

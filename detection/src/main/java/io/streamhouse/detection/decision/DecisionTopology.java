@@ -1,0 +1,72 @@
+package io.streamhouse.detection.decision;
+
+import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.domain.decision.Decision;
+import io.streamhouse.domain.decision.Decisions;
+import io.streamhouse.domain.decision.RuleSet;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Decides every authorization request: {@code payments.transactions.requested} → rules in force →
+ * {@code payments.transactions.decisions}.
+ * <p>
+ * The rules are data: the compacted {@code rules.definitions} topic is read into a global store on every instance,
+ * and each request is decided by the rule set in that store when the request is processed, so a new rule version
+ * applies without a restart and each decision records the rule-set version it used. Unreadable requests go to the
+ * requests' dead-letter topic. Run with {@code exactly_once_v2}: a request yields exactly one decision on the topic.
+ */
+public final class DecisionTopology {
+    /** Global store of the latest definition of each rule (raw Avro, decoded when the rule set is built). */
+    public static final String RULES_STORE = "rules-definitions-global";
+    static final String NAME = "decisions";
+
+    /** @param clock the decider's wall clock, used only for the latency field of each decision */
+    public record Config(Clock clock) {
+        public Config {
+            Objects.requireNonNull(clock, "clock");
+        }
+    }
+
+    public static Topology build(Config config, TopicSerdes serdes) {
+        StreamsBuilder builder = new StreamsBuilder();
+        addTo(builder, config, serdes);
+        return builder.build();
+    }
+
+    public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes) {
+        var ruleSerde = serdes.valueSerde(Topics.RULES);
+        builder.globalTable(Topics.RULES.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("rules-source"),
+                Materialized.as(RULES_STORE));
+
+        var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
+        var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
+        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(), "requests")
+                .processValues(() -> new DecideProcessor(config.clock(), RULES_STORE, ruleSerde.deserializer()),
+                        Named.as(NAME + "-decide"))
+                .to(Topics.TRANSACTION_DECISIONS.name(),
+                        Produced.with(Serdes.String(), decisionSerde).withName(NAME + "-sink"));
+    }
+
+    /** What {@link DecideProcessor} does for one request, without Kafka Streams around it. */
+    static TransactionDecision decide(TransactionAuthorizationRequested request, RuleSet rules, Clock clock) {
+        Decision decision = rules.decide(request);
+        return Decisions.toEvent(request, decision, clock.instant());
+    }
+
+    private DecisionTopology() {
+    }
+}

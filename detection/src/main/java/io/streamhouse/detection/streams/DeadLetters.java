@@ -1,0 +1,38 @@
+package io.streamhouse.detection.streams;
+
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+
+/** Reads a topic so that unreadable records go to its dead-letter topic and processing continues. */
+public final class DeadLetters {
+
+    /**
+     * @param name prefix for every processor this adds (processor names are part of the topology's contract)
+     * @return the records that decoded, in their original order
+     */
+    public static <V> KStream<String, V> readOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
+                                                          Deserializer<V> deserializer, String name) {
+        KStream<String, Decoded<V>> decoded = builder
+                .stream(topic.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
+                .processValues(() -> new DecodeOrDeadLetter<>(deserializer, name + "-decode"), Named.as(name + "-decode"));
+        var branches = decoded.split(Named.as(name + "-"))
+                .branch((k, v) -> v.isOk(), Branched.as("ok"))
+                .defaultBranch(Branched.as("dead"));
+        branches.get(name + "-dead")
+                .mapValues(Decoded::raw, Named.as(name + "-dead-raw"))
+                .to(Topics.deadLetterOf(topic).name(),
+                        Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letter-sink"));
+        return branches.get(name + "-ok").mapValues(Decoded::value, Named.as(name + "-value"));
+    }
+
+    private DeadLetters() {
+    }
+}

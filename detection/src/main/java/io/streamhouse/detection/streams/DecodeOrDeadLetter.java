@@ -1,0 +1,85 @@
+package io.streamhouse.detection.streams;
+
+import io.streamhouse.domain.topic.DeadLetterHeaders;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes a raw value inside the topology instead of in Kafka Streams' deserializer, so that a record that cannot
+ * be read is not lost and does not stop the application: it is forwarded as {@link Decoded#failed} with the reason,
+ * the source topic, partition and offset, and the schema id (when the wire format is readable) in headers, and the
+ * caller routes it to the dead-letter topic. Because this happens inside the topology, the dead letter is written in
+ * the same exactly-once transaction as the rest of the output.
+ */
+final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], Decoded<V>> {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeOrDeadLetter.class);
+
+    private final Deserializer<V> deserializer;
+    private final String processorName;
+    private FixedKeyProcessorContext<String, Decoded<V>> context;
+
+    DecodeOrDeadLetter(Deserializer<V> deserializer, String processorName) {
+        this.deserializer = deserializer;
+        this.processorName = processorName;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Decoded<V>> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, byte[]> record) {
+        var meta = context.recordMetadata().orElseThrow();
+        byte[] raw = record.value();
+        if (raw == null) {
+            // A tombstone on an event log is not an event; keep it visible instead of dropping it.
+            forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), "null value (tombstone) on an event topic", null);
+            return;
+        }
+        try {
+            V value = deserializer.deserialize(meta.topic(), record.headers(), raw);
+            if (value == null) {
+                forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), "deserializer returned null", null);
+                return;
+            }
+            context.forward(record.withValue(Decoded.ok(value)));
+        } catch (RuntimeException e) {
+            forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), e.getMessage(), e);
+        }
+    }
+
+    private void forwardFailed(FixedKeyRecord<String, byte[]> record, String topic, int partition, long offset,
+                               String reason, RuntimeException e) {
+        String why = reason == null ? String.valueOf(e) : reason;
+        LOG.warn("Dead-lettering record {}-{}@{} (key {}): {}", topic, partition, offset, record.key(), why);
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        put(headers, DeadLetterHeaders.REASON, why);
+        if (e != null) {
+            put(headers, DeadLetterHeaders.EXCEPTION, e.getClass().getName());
+        }
+        put(headers, DeadLetterHeaders.SOURCE_TOPIC, topic);
+        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(partition));
+        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(offset));
+        put(headers, DeadLetterHeaders.PROCESSOR, processorName);
+        byte[] raw = record.value();
+        if (raw != null && raw.length >= 5 && raw[0] == 0) {
+            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
+        }
+        context.forward(record.withValue(Decoded.<V>failed(raw == null ? new byte[0] : raw)).withHeaders(headers));
+    }
+
+    private static void put(Headers headers, String key, String value) {
+        headers.remove(key);
+        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

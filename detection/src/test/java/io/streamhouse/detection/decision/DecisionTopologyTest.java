@@ -1,0 +1,154 @@
+package io.streamhouse.detection.decision;
+
+import io.streamhouse.domain.decision.DefaultRules;
+import io.streamhouse.domain.event.DecisionOutcome;
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.testdata.Cards;
+import io.streamhouse.domain.testdata.Merchants;
+import io.streamhouse.domain.testdata.SampleEvents;
+import io.streamhouse.domain.testdata.Times;
+import io.streamhouse.domain.topic.DeadLetterHeaders;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.domain.wire.InMemorySchemaRegistryClient;
+import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Given rules on the rules topic, when requests arrive, expect decisions (or dead letters) on the output topics. */
+class DecisionTopologyTest {
+    private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
+    private final TopicSerdes serdes = new RegistryTopicSerdes(registry);
+    private final Clock clock = Clock.fixed(Times.T0.plusMillis(30), ZoneOffset.UTC);
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, RuleDefinition> rules;
+    private TestInputTopic<String, TransactionAuthorizationRequested> requests;
+    private TestInputTopic<String, byte[]> rawRequests;
+    private TestOutputTopic<String, TransactionDecision> decisions;
+    private TestOutputTopic<String, byte[]> deadLetters;
+
+    @BeforeEach
+    void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "decision-topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(DecisionTopology.build(new DecisionTopology.Config(clock), serdes), props);
+        rules = driver.createInputTopic(Topics.RULES.name(), new StringSerializer(), serdes.valueSerde(Topics.RULES).serializer());
+        requests = driver.createInputTopic(Topics.TRANSACTION_REQUESTS.name(), new StringSerializer(),
+                serdes.valueSerde(Topics.TRANSACTION_REQUESTS).serializer());
+        rawRequests = driver.createInputTopic(Topics.TRANSACTION_REQUESTS.name(), new StringSerializer(),
+                Serdes.ByteArray().serializer());
+        decisions = driver.createOutputTopic(Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
+                serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer());
+        deadLetters = driver.createOutputTopic(Topics.deadLetterOf(Topics.TRANSACTION_REQUESTS).name(),
+                new StringDeserializer(), Serdes.ByteArray().deserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    private void givenDefaultRules() {
+        DefaultRules.definitions().forEach(d -> rules.pipeInput(d.getRuleId(), d));
+    }
+
+    private TransactionAuthorizationRequested payment(String id, String amount) {
+        return SampleEvents.transaction(id, Cards.ALICE, amount, "EUR", Merchants.GROCER_ROTTERDAM, Times.T0);
+    }
+
+    @Test
+    void largePaymentIsHeldForReviewWithItsReason() {
+        givenDefaultRules();
+        requests.pipeInput("tx-1", payment("tx-1", "1500.00"));
+
+        var decision = decisions.readKeyValue();
+        assertThat(decision.key).isEqualTo("tx-1");
+        assertThat(decision.value.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(decision.value.getRuleSetVersion()).isEqualTo(3);
+        assertThat(decision.value.getReasons()).singleElement().satisfies(r -> {
+            assertThat(r.getRuleId()).isEqualTo("large-amount-review");
+            assertThat(r.getFacts()).containsEntry("amount", "1500.0000");
+        });
+        assertThat(decision.value.getDecisionLatencyMillis()).isEqualTo(25);
+        assertThat(decisions.isEmpty()).isTrue();
+    }
+
+    @Test
+    void withNoRulesPublishedEverythingIsAllowedAtRuleSetVersionZero() {
+        requests.pipeInput("tx-2", payment("tx-2", "50000"));
+        var decision = decisions.readValue();
+        assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(decision.getRuleSetVersion()).isZero();
+    }
+
+    @Test
+    void aNewRuleVersionAppliesFromTheNextRequestWithoutRestart() {
+        givenDefaultRules();
+        requests.pipeInput("tx-a", payment("tx-a", "600"));
+        RuleDefinition lowered = RuleDefinition.newBuilder(DefaultRules.definitions().get(0)).setVersion(2)
+                .setParameters(Map.of("threshold", "500", "currency", "EUR")).build();
+        rules.pipeInput(lowered.getRuleId(), lowered);
+        requests.pipeInput("tx-b", payment("tx-b", "600"));
+
+        var before = decisions.readValue();
+        var after = decisions.readValue();
+        assertThat(before.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(before.getRuleSetVersion()).isEqualTo(3);
+        assertThat(after.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(after.getRuleSetVersion()).isEqualTo(4);
+        assertThat(after.getReasons().get(0).getRuleVersion()).isEqualTo(2);
+    }
+
+    @Test
+    void unreadableRequestGoesToTheDeadLetterTopicAndProcessingContinues() {
+        givenDefaultRules();
+        byte[] garbage = "{\"amount\": 12}".getBytes(StandardCharsets.UTF_8);
+        rawRequests.pipeInput("tx-bad", garbage);
+        requests.pipeInput("tx-good", payment("tx-good", "10"));
+
+        TestRecord<String, byte[]> dead = deadLetters.readRecord();
+        assertThat(dead.key()).isEqualTo("tx-bad");
+        assertThat(dead.value()).isEqualTo(garbage);
+        assertThat(header(dead, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topics.TRANSACTION_REQUESTS.name());
+        assertThat(header(dead, DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("0");
+        assertThat(header(dead, DeadLetterHeaders.REASON)).contains("magic byte");
+        assertThat(decisions.readValue().getTransactionId()).isEqualTo("tx-good");
+    }
+
+    @Test
+    void aBrokenRuleDefinitionIsSkippedNotFatal() {
+        givenDefaultRules();
+        driver.createInputTopic(Topics.RULES.name(), new StringSerializer(), Serdes.ByteArray().serializer())
+                .pipeInput("junk-rule", new byte[]{0, 0, 0, 0, 99, 1});
+        requests.pipeInput("tx-3", payment("tx-3", "2000"));
+        var decision = decisions.readValue();
+        assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(decision.getRuleSetVersion()).isEqualTo(3);
+    }
+
+    private static String header(TestRecord<String, byte[]> r, String name) {
+        var h = r.headers().lastHeader(name);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+}

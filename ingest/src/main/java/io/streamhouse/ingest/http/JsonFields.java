@@ -1,0 +1,176 @@
+package io.streamhouse.ingest.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Reads fields from a JSON tree, collecting an error per bad field (with its full path) instead of stopping at the
+ * first, so one answer tells the client everything it must fix.
+ */
+public final class JsonFields {
+    private final List<FieldError> errors = new ArrayList<>();
+
+    public List<FieldError> errors() {
+        return errors;
+    }
+
+    public void error(String path, String message) {
+        errors.add(new FieldError(path, message));
+    }
+
+    public JsonNode object(JsonNode parent, String path, String name, boolean required) {
+        JsonNode node = parent.get(name);
+        String p = join(path, name);
+        if (node == null || node.isNull()) {
+            if (required) {
+                error(p, "is required");
+            }
+            return null;
+        }
+        if (!node.isObject()) {
+            error(p, "must be an object");
+            return null;
+        }
+        return node;
+    }
+
+    public String text(JsonNode parent, String path, String name, boolean required, int maxLength, Pattern pattern, String patternHint) {
+        JsonNode node = parent.get(name);
+        String p = join(path, name);
+        if (node == null || node.isNull()) {
+            if (required) {
+                error(p, "is required");
+            }
+            return null;
+        }
+        if (!node.isTextual()) {
+            error(p, "must be a string");
+            return null;
+        }
+        String value = node.asText();
+        if (value.isBlank()) {
+            error(p, "must not be blank");
+            return null;
+        }
+        if (value.length() > maxLength) {
+            error(p, "must be at most " + maxLength + " characters");
+            return null;
+        }
+        if (pattern != null && !pattern.matcher(value).matches()) {
+            error(p, patternHint);
+            return null;
+        }
+        return value;
+    }
+
+    public BigDecimal decimal(JsonNode parent, String path, String name, boolean required) {
+        JsonNode node = parent.get(name);
+        String p = join(path, name);
+        if (node == null || node.isNull()) {
+            if (required) {
+                error(p, "is required");
+            }
+            return null;
+        }
+        // A decimal string keeps exactness; a JSON number is accepted as written (Jackson reads it as BigDecimal).
+        try {
+            if (node.isTextual()) {
+                return new BigDecimal(node.asText().trim());
+            }
+            if (node.isNumber()) {
+                return node.decimalValue();
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        error(p, "must be a decimal number, e.g. \"12.50\"");
+        return null;
+    }
+
+    public Double number(JsonNode parent, String path, String name, boolean required, double min, double max) {
+        JsonNode node = parent.get(name);
+        String p = join(path, name);
+        if (node == null || node.isNull()) {
+            if (required) {
+                error(p, "is required");
+            }
+            return null;
+        }
+        if (!node.isNumber()) {
+            error(p, "must be a number");
+            return null;
+        }
+        double v = node.asDouble();
+        if (Double.isNaN(v) || v < min || v > max) {
+            error(p, "must be between " + min + " and " + max);
+            return null;
+        }
+        return v;
+    }
+
+    public Instant instant(JsonNode parent, String path, String name, boolean required) {
+        String raw = text(parent, path, name, required, 64, null, null);
+        if (raw == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(raw);
+        } catch (DateTimeParseException e) {
+            error(join(path, name), "must be an ISO-8601 instant, e.g. 2026-03-02T09:00:00Z");
+            return null;
+        }
+    }
+
+    public <E extends Enum<E>> E enumValue(JsonNode parent, String path, String name, boolean required, Class<E> type, Set<E> excluded) {
+        String raw = text(parent, path, name, required, 64, null, null);
+        if (raw == null) {
+            return null;
+        }
+        try {
+            E value = Enum.valueOf(type, raw);
+            if (!excluded.contains(value)) {
+                return value;
+            }
+        } catch (IllegalArgumentException e) {
+            // falls through to the error below
+        }
+        List<String> allowed = new ArrayList<>();
+        for (E c : type.getEnumConstants()) {
+            if (!excluded.contains(c)) {
+                allowed.add(c.name());
+            }
+        }
+        error(join(path, name), "must be one of " + allowed);
+        return null;
+    }
+
+    public void rejectUnknown(JsonNode node, String path, Set<String> known) {
+        node.fieldNames().forEachRemaining(f -> {
+            if (!known.contains(f)) {
+                error(join(path, f), "is not a known field");
+            }
+        });
+    }
+
+    /** Runs a check that may throw IllegalArgumentException and records its message against a field. */
+    public <T> T check(String path, Function<Void, T> check) {
+        try {
+            return check.apply(null);
+        } catch (IllegalArgumentException e) {
+            error(path, e.getMessage());
+            return null;
+        }
+    }
+
+    public static String join(String path, String name) {
+        return path == null || path.isEmpty() ? name : path + "." + name;
+    }
+}

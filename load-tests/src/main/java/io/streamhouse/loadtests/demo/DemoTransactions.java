@@ -1,0 +1,78 @@
+package io.streamhouse.loadtests.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamhouse.domain.event.DecisionOutcome;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Card payments for the demo, the same for the same seed: mostly small everyday payments, with a share of large
+ * ones (review), very large ones (block) and gambling merchants (review) planted at fixed rates. The expected
+ * outcome follows the built-in rules, so a run can check every decision it gets back.
+ */
+public final class DemoTransactions {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Test card numbers (Luhn-valid, issued for testing by the card schemes); tokenized by ingest. */
+    private static final String[] CARDS = {"4111111111111111", "5555555555554444", "4000056655665556", "378282246310005"};
+    private static final String[][] MERCHANTS = {
+            {"m-grocer-rtm", "Verse Markt Rotterdam", "5411", "NL"},
+            {"m-books-ams", "Boekhandel Amsterdam", "5942", "NL"},
+            {"m-fuel-anr", "Tankstation Antwerpen", "5541", "BE"},
+            {"m-jewel-anr", "Diamantkwartier", "5944", "BE"},
+    };
+    private static final String[] CASINO = {"m-casino-mla", "Golden Reel Valletta", "7995", "MT"};
+
+    public static List<DemoTransaction> generate(long seed, int count, Instant start) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<DemoTransaction> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            double roll = random.nextDouble();
+            String[] merchant = MERCHANTS[random.nextInt(MERCHANTS.length)];
+            BigDecimal amount;
+            DecisionOutcome expected;
+            if (roll < 0.05) {
+                amount = money(random, 10_000, 30_000);
+                expected = DecisionOutcome.BLOCK;
+            } else if (roll < 0.15) {
+                amount = money(random, 1_000, 9_999);
+                expected = DecisionOutcome.REVIEW;
+            } else if (roll < 0.20) {
+                merchant = CASINO;
+                amount = money(random, 5, 500);
+                expected = DecisionOutcome.REVIEW;
+            } else {
+                amount = money(random, 1, 999);
+                expected = DecisionOutcome.ALLOW;
+            }
+            String id = "demo-" + seed + "-" + i;
+            ObjectNode body = JSON.createObjectNode();
+            body.put("transactionId", id);
+            body.put("occurredAt", start.plus(Duration.ofMillis(250L * i)).toString());
+            body.putObject("card").put("number", CARDS[random.nextInt(CARDS.length)]);
+            body.put("customerId", "c-" + (1 + random.nextInt(20)));
+            ObjectNode m = body.putObject("merchant");
+            m.put("id", merchant[0]).put("name", merchant[1]).put("mcc", merchant[2]).put("country", merchant[3]);
+            body.put("amount", amount.toPlainString());
+            body.put("currency", "EUR");
+            body.put("channel", random.nextBoolean() ? "ECOMMERCE" : "CONTACTLESS");
+            body.putObject("location").put("lat", 51.0 + random.nextDouble()).put("lon", 4.0 + random.nextDouble());
+            out.add(new DemoTransaction(id, body, expected));
+        }
+        return out;
+    }
+
+    private static BigDecimal money(SplittableRandom random, int min, int max) {
+        long cents = (long) min * 100 + random.nextLong((long) (max - min) * 100);
+        return BigDecimal.valueOf(cents, 2).setScale(2, RoundingMode.UNNECESSARY);
+    }
+
+    private DemoTransactions() {
+    }
+}

@@ -1,0 +1,28 @@
+package io.streamhouse.loadtests.demo;
+
+import io.streamhouse.domain.event.DecisionOutcome;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DemoTransactionsTest {
+    static final Instant START = Instant.parse("2026-03-02T09:00:00Z");
+
+    @Test
+    void sameSeedSameLoad() {
+        assertThat(DemoTransactions.generate(7, 200, START)).isEqualTo(DemoTransactions.generate(7, 200, START));
+        assertThat(DemoTransactions.generate(7, 50, START)).isNotEqualTo(DemoTransactions.generate(8, 50, START));
+    }
+
+    @Test
+    void plantsEveryOutcomeAtRoughlyTheSetRates() {
+        var byOutcome = DemoTransactions.generate(42, 2000, START).stream()
+                .collect(Collectors.groupingBy(DemoTransaction::expected, Collectors.counting()));
+        assertThat(byOutcome.get(DecisionOutcome.BLOCK)).isBetween(60L, 140L);
+        assertThat(byOutcome.get(DecisionOutcome.REVIEW)).isBetween(220L, 380L);
+        assertThat(byOutcome.get(DecisionOutcome.ALLOW)).isBetween(1500L, 1700L);
+    }
+}
