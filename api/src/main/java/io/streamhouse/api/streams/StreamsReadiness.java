@@ -1,14 +1,19 @@
 package io.streamhouse.api.streams;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import io.streamhouse.detection.decision.DecisionTopology;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Ready only while Kafka Streams is RUNNING: before that (starting, restoring, rebalancing) the stores may not
- * answer, and Quarkus' own Streams check only covers liveness.
+ * Ready only while Kafka Streams is RUNNING and the rule set has been loaded: before that (starting, restoring,
+ * rebalancing) the stores may not answer, and a decider without rules would allow everything. Quarkus' own
+ * Streams check only covers liveness.
  */
 @Readiness
 @ApplicationScoped
@@ -22,9 +27,19 @@ public class StreamsReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         KafkaStreams.State state = streams.state();
+        long rules = 0;
+        if (state == KafkaStreams.State.RUNNING) {
+            try {
+                rules = streams.store(StoreQueryParameters.fromNameAndType(DecisionTopology.RULES_STORE,
+                        QueryableStoreTypes.keyValueStore())).approximateNumEntries();
+            } catch (InvalidStateStoreException e) {
+                rules = 0;
+            }
+        }
         return HealthCheckResponse.named("kafka-streams-running")
-                .status(state == KafkaStreams.State.RUNNING)
+                .status(state == KafkaStreams.State.RUNNING && rules > 0)
                 .withData("state", state.name())
+                .withData("rules", rules)
                 .build();
     }
 }
