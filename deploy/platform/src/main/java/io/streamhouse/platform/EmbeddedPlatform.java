@@ -38,6 +38,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPlatform.class);
 
     private final PlatformOptions options;
+    private final Map<String, String> environment;
     /** What runs, in start order; closed from the end. */
     private final Deque<Step> started = new ArrayDeque<>();
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
@@ -49,12 +50,19 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private record Step(String name, AutoCloseable resource) {
     }
 
-    private EmbeddedPlatform(PlatformOptions options) {
+    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment) {
         this.options = options;
+        this.environment = environment;
     }
 
+    /** Starts everything, or nothing: on failure what was started is stopped again before the exception leaves. */
     public static EmbeddedPlatform start(PlatformOptions options) {
-        EmbeddedPlatform platform = new EmbeddedPlatform(options);
+        return start(options, System.getenv());
+    }
+
+    /** As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}. */
+    static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
+        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment));
         long t0 = System.nanoTime();
         try {
             if (options.ephemeral()) {
@@ -114,7 +122,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private PostgresServer startPostgres() {
         PostgresMode mode = options.postgresMode();
         if (mode != PostgresMode.EMBEDDED) {
-            Optional<ExternalPostgres> external = ExternalPostgres.fromEnvironment();
+            Optional<ExternalPostgres> external = ExternalPostgres.fromEnvironment(environment);
             if (external.isPresent()) {
                 LOG.info("using external PostgreSQL {}", external.get());
                 return external.get();

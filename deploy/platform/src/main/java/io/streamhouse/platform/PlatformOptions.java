@@ -33,6 +33,8 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, St
     public static final String DEFAULT_SCHEMA = "streamhouse";
 
     private static final AtomicInteger TEST_RUNS = new AtomicInteger();
+    /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
+    private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
 
     /** Which PostgreSQL the platform uses. */
     public enum PostgresMode {
@@ -56,7 +58,10 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, St
         }
         database = database == null ? DEFAULT_DATABASE : database;
         schema = schema == null ? DEFAULT_SCHEMA : schema;
-        if (!schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+        if (!database.matches(IDENTIFIER)) {
+            throw new IllegalArgumentException("database must be a plain lower-case identifier, was " + database);
+        }
+        if (!schema.matches(IDENTIFIER)) {
             throw new IllegalArgumentException("schema must be a plain lower-case identifier, was " + schema);
         }
     }
@@ -97,6 +102,12 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, St
     public PlatformOptions withPostgresPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, port,
                 postgresBinariesDir, database, schema);
+    }
+
+    /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
+    public PlatformOptions withPostgresBinariesDir(Path dir) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, postgresPort,
+                dir, database, schema);
     }
 
     public PlatformOptions withDataDir(Path dir) {

@@ -35,6 +35,8 @@ class PlatformOptionsTest {
         assertThatThrownBy(() -> options.withKafkaPort(65_536)).hasMessageContaining("ports");
         assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
                 PlatformOptions.PostgresMode.AUTO, 0, null, null, "drop table x")).hasMessageContaining("schema");
+        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
+                PlatformOptions.PostgresMode.AUTO, 0, null, "Bad-Name", null)).hasMessageContaining("database");
         assertThatThrownBy(() -> options.withBrokerMaxHeap("lots")).hasMessageContaining("maxHeap");
     }
 }

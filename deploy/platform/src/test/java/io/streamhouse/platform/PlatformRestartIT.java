@@ -33,6 +33,7 @@ class PlatformRestartIT {
         // Launcher mode, except a free Kafka port: 9092 may belong to someone else's launcher on this machine.
         PlatformOptions options = PlatformOptions.forLauncher(TestDirs.fresh("restart"))
                 .withKafkaPort(0)
+                .withPostgresBinariesDir(null) // share the build's unpacked binaries instead of unpacking 14 MB again
                 .withPostgresMode(PlatformOptions.PostgresMode.EMBEDDED);
 
         try (EmbeddedPlatform first = EmbeddedPlatform.start(options)) {
