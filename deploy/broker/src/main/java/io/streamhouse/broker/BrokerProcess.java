@@ -38,8 +38,12 @@ import java.util.stream.Collectors;
  *       listener succeeded; otherwise, after {@link #START_TIMEOUT} or when the child exits early, the child is
  *       killed and the exception carries the last lines of its log.</li>
  *   <li>No orphan: the child exits when its stdin reaches end-of-file. {@link #close()} closes that pipe; if the
- *       parent dies, even by {@code kill -9}, the kernel closes it. A JVM shutdown hook calls {@link #close()} on
- *       Ctrl-C or a normal exit.</li>
+ *       parent dies, even by {@code kill -9}, the kernel closes it (only the parent holds the write end: the JDK
+ *       closes inherited descriptors in every child it starts). A JVM shutdown hook calls {@link #close()} on a
+ *       normal exit, SIGTERM or Ctrl-C. A terminal's Ctrl-C also reaches the child (same process group), which then
+ *       shuts down through its own hook; both paths end in the same clean stop. Note: a JVM started in the
+ *       background ({@code &}) by a non-interactive shell inherits an ignored SIGINT and has no Ctrl-C hook at all;
+ *       the stdin guard still covers it.</li>
  *   <li>{@link #close()} is idempotent and thread-safe: stdin closed, up to {@link #STOP_TIMEOUT} for a clean stop,
  *       then SIGTERM, then SIGKILL; descendants of the child (there are none today) get the same treatment.</li>
  * </ul>

@@ -30,23 +30,27 @@ import java.util.regex.Pattern;
  * PostgreSQL from the zonky binaries shipped as a Maven artifact (no installation), started with logical decoding
  * on ({@code wal_level=logical}, replication slots and WAL senders available).
  *
- * <p>How the processes relate, and what that means for cleanup — measured on Linux, as root and not:
+ * <p>How the processes relate, and what that means for cleanup (observed on this project's Linux machines, running
+ * as root; the pg_ctl behaviour is the same for other users, only the {@code unshare} wrapper differs):
  * <ul>
- *   <li>zonky runs {@code initdb} and {@code pg_ctl start}; pg_ctl starts the postmaster in its own session and
- *       exits, so the postmaster is <em>not</em> a child of this JVM. When this JVM runs as root, zonky wraps every
- *       binary in {@code unshare -U} (PostgreSQL refuses to run as root); the postmaster is then owned by root but
- *       runs as "nobody" inside a user namespace.</li>
- *   <li>Normal exit and Ctrl-C: the JVM shutdown hook registered here calls {@link #close()}
+ *   <li>zonky runs {@code initdb} and {@code pg_ctl start}; pg_ctl starts the postmaster in a session of its own and
+ *       exits, so the postmaster is <em>not</em> a child of this JVM (its parent becomes PID 1) and a terminal's
+ *       Ctrl-C does not reach it. When this JVM runs as root, zonky wraps every binary in {@code unshare -U}
+ *       (PostgreSQL refuses to run as root); the postmaster then runs as "nobody" inside a user namespace.</li>
+ *   <li>Normal exit, Ctrl-C, SIGTERM: the JVM shutdown hook registered here calls {@link #close()}
  *       ({@code pg_ctl stop -m fast}). zonky's own hook is turned off so that the two do not race.</li>
- *   <li>{@code kill -9} of this JVM: no hook runs, and by itself the postmaster keeps running — the plain zonky
- *       behaviour, and PostgreSQL does not notice that the JVM is gone. To close that gap a watchdog child
- *       ({@code /bin/sh}, a few hundred KB) is started before the server; it blocks reading a pipe from this JVM.
- *       {@link #close()} writes "disarm" to it; if the pipe reaches end-of-file instead (this JVM died), the watchdog
- *       reads {@code postmaster.pid}, checks that this PID still runs a postgres on <em>this</em> data directory,
- *       and sends SIGINT (fast shutdown, escalating to SIGQUIT after 10 s). The watchdog ignores SIGINT, SIGTERM and
- *       SIGHUP so that Ctrl-C on the terminal does not disarm it early. Remaining gap: a {@code kill -9} of the
- *       watchdog itself, or of the JVM in the few milliseconds between {@code pg_ctl start} writing
- *       {@code postmaster.pid} and the watchdog reading it.</li>
+ *   <li>{@code kill -9} of this JVM: no hook runs. Plain zonky then leaves the postmaster running indefinitely
+ *       (checked: 2.2.2 with the 17.5.0 binaries, postmaster still serving after the JVM was gone). To close that
+ *       gap a watchdog child ({@code /bin/sh}) is started before the server and blocks reading a pipe from this JVM.
+ *       {@link #close()} writes "disarm" to it; if the pipe reaches end-of-file instead (this JVM died), the
+ *       watchdog reads {@code postmaster.pid}, checks that this PID still runs a postgres on <em>this</em> data
+ *       directory, and sends SIGINT (fast shutdown; SIGQUIT after 10 s). {@code PlatformOrphanIT} proves it. The
+ *       watchdog ignores SIGINT, SIGTERM and SIGHUP so that a Ctrl-C or {@code kill -- -<pgid>} aimed at the
+ *       application's process group cannot end it before the shutdown hook has stopped PostgreSQL. Remaining gaps: a
+ *       {@code kill -9} of the watchdog itself, or of the JVM while {@code pg_ctl start} is still running (the
+ *       watchdog finds no {@code postmaster.pid} yet and exits).</li>
+ *   <li>After a stop, the postmaster stays a zombie until PID 1 reaps it (seconds here); {@link ProcessHandle}
+ *       already reports it as not alive.</li>
  * </ul>
  *
  * <p>Other guarantees: {@code fresh} wipes the data directory first (tests); otherwise an initialised data
