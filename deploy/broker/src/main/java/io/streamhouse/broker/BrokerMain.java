@@ -1,0 +1,292 @@
+package io.streamhouse.broker;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Entry point of the broker child JVM: one Kafka node in KRaft combined mode (broker + controller, node id 1) on
+ * 127.0.0.1. Only {@link BrokerProcess} is meant to start it.
+ *
+ * <p>Arguments: {@code --data-dir <dir> --port <port>}; port 0 picks a free port just before the start (another
+ * process may grab it in between: the start then fails and says so in the log). The controller listener always gets
+ * a fresh free port: the quorum is static ({@code controller.quorum.voters}), so nothing on disk remembers it.
+ *
+ * <p>Guarantees:
+ * <ul>
+ *   <li>Storage under {@code <data-dir>/kraft} is formatted with a random cluster id only when it holds no
+ *       {@code meta.properties}; otherwise topics and records of the previous run are served again.</li>
+ *   <li>Single-node durability settings are forced: every internal topic (offsets, transactions, share state) has
+ *       replication factor 1 and min ISR 1, so consumer groups and transactions work. Topics are never created
+ *       implicitly ({@code auto.create.topics.enable=false}): the topic catalog creates them.</li>
+ *   <li>Exactly one line goes to stdout: {@value #READY_PREFIX}{@code <bootstrap>}, printed after an admin client in
+ *       this JVM got an answer to {@code describeCluster} through the client listener. Everything else (Kafka's
+ *       logs at WARN, this class' notes, stray prints) goes to {@code <data-dir>/broker.log}.</li>
+ *   <li>The JVM ends when stdin reaches end-of-file, which is what happens when the parent closes the pipe or dies
+ *       (even by {@code kill -9}): the server is shut down cleanly (flushes, clean-shutdown marker) and the JVM
+ *       halts; if that takes longer than {@link #SHUTDOWN_GRACE} it halts anyway. SIGTERM also shuts down cleanly.</li>
+ * </ul>
+ */
+public final class BrokerMain {
+
+    /** Prefix of the single stdout line that says the broker accepts requests; the bootstrap address follows. */
+    public static final String READY_PREFIX = "STREAMHOUSE-BROKER-READY ";
+    /** Log file of the child JVM, relative to the data directory. */
+    public static final String LOG_FILE = "broker.log";
+    /** Kafka's log directory (KRaft metadata and topic data), relative to the data directory. */
+    public static final String KRAFT_DIR = "kraft";
+
+    static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(45);
+    private static final int NODE_ID = 1;
+
+    private static final Object LOCK = new Object();
+    private static final CountDownLatch STOPPED = new CountDownLatch(1);
+    private static KafkaRaftServer server;
+    private static boolean stopClaimed;
+    private static PrintStream log;
+
+    private BrokerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path dataDir = null;
+        int port = 0;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--data-dir" -> dataDir = Path.of(args[++i]).toAbsolutePath();
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        if (dataDir == null) {
+            throw new IllegalArgumentException("--data-dir is required");
+        }
+        Files.createDirectories(dataDir);
+
+        // The ready line is the only thing allowed on stdout: keep the real stdout for it and send everything else,
+        // including slf4j-simple (which writes to System.err) and log4j's status logger, to the log file.
+        PrintStream readyOut = System.out;
+        log = new PrintStream(new FileOutputStream(dataDir.resolve(LOG_FILE).toFile(), true), true, StandardCharsets.UTF_8);
+        System.setOut(log);
+        System.setErr(log);
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSS");
+
+        watchStdin(System.in);
+        Runtime.getRuntime().addShutdownHook(new Thread(BrokerMain::stopServer, "streamhouse-broker-shutdown-hook"));
+
+        try {
+            run(dataDir, port, readyOut);
+        } catch (Throwable e) {
+            note("start failed: " + e);
+            e.printStackTrace(log);
+            stopAndHalt(1);
+        }
+    }
+
+    private static void run(Path dataDir, int port, PrintStream readyOut) throws Exception {
+        long t0 = System.nanoTime();
+        int clientPort = port == 0 ? freePort() : port;
+        int controllerPort = freePort();
+        Path kraftDir = dataDir.resolve(KRAFT_DIR);
+        Properties config = serverConfig(kraftDir, clientPort, controllerPort);
+        formatIfNeeded(dataDir, kraftDir, config);
+
+        KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+        synchronized (LOCK) {
+            server = started;
+        }
+        started.startup();
+        String bootstrap = "127.0.0.1:" + clientPort;
+        awaitAnswer(bootstrap);
+        note("ready at " + bootstrap + " after " + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms");
+        readyOut.println(READY_PREFIX + bootstrap);
+        readyOut.flush();
+
+        started.awaitShutdown();
+        // Either a requested stop (stdin EOF, SIGTERM) that is still finishing its notes, or Kafka stopped itself.
+        if (!STOPPED.await(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            note("server stopped without a stop request");
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    /** Server configuration; {@code put} only, since every value here is either a guarantee or a fitted default. */
+    static Properties serverConfig(Path kraftDir, int clientPort, int controllerPort) {
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", Integer.toString(NODE_ID));
+        p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("log.dirs", kraftDir.toString());
+
+        // One node: every replicated internal topic must accept a single replica, or groups/transactions hang.
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        // Topics come from the catalog only: a typo in a topic name must fail, not create a topic.
+        p.put("auto.create.topics.enable", "false");
+        p.put("num.partitions", "3");
+        p.put("group.initial.rebalance.delay.ms", "0");
+
+        // Fitted to a small development machine: fewer internal partitions make the first group/transaction start
+        // faster, a small cleaner buffer keeps the heap small (the default would take 128 MB of it).
+        p.put("offsets.topic.num.partitions", "10");
+        p.put("transaction.state.log.num.partitions", "10");
+        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "4");
+        p.put("num.recovery.threads.per.data.dir", "2");
+        return p;
+    }
+
+    private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config) throws IOException {
+        if (Files.exists(kraftDir.resolve("meta.properties"))) {
+            note("storage already formatted in " + kraftDir);
+            return;
+        }
+        Path configFile = dataDir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(configFile)) {
+            config.store(out, "written by " + BrokerMain.class.getName() + " for the storage format step");
+        }
+        String clusterId = newClusterId();
+        int rc = StorageTool.execute(
+                new String[] {"format", "--cluster-id", clusterId, "--config", configFile.toString(), "--ignore-formatted"},
+                log);
+        if (rc != 0) {
+            throw new IllegalStateException("kafka-storage format failed with exit code " + rc + " (see " + LOG_FILE + ")");
+        }
+        note("formatted " + kraftDir + " with cluster id " + clusterId);
+    }
+
+    /** A random cluster id; one that starts with '-' would be read as an option by the storage tool. */
+    static String newClusterId() {
+        String id;
+        do {
+            id = Uuid.randomUuid().toString();
+        } while (id.startsWith("-"));
+        return id;
+    }
+
+    private static void awaitAnswer(String bootstrap) throws Exception {
+        Map<String, Object> config = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis());
+        try (Admin admin = Admin.create(config)) {
+            admin.describeCluster().nodes().get(READY_PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void watchStdin(InputStream in) {
+        Thread watcher = new Thread(() -> {
+            byte[] buffer = new byte[256];
+            try {
+                while (in.read(buffer) != -1) {
+                    // The parent never writes; anything read is ignored. Only end-of-file matters.
+                }
+            } catch (IOException e) {
+                note("stdin failed (" + e + "); treating it as end-of-file");
+            }
+            note("stdin reached end-of-file: the parent closed it or died; shutting down");
+            stopAndHalt(0);
+        }, "streamhouse-broker-stdin-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** Stops the server (if started) within {@link #SHUTDOWN_GRACE} and halts; never returns. */
+    private static void stopAndHalt(int status) {
+        Thread guard = new Thread(() -> {
+            try {
+                if (STOPPED.await(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return; // the stopping thread halts
+                }
+                note("clean shutdown took longer than " + SHUTDOWN_GRACE + "; halting");
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+            Runtime.getRuntime().halt(status == 0 ? 2 : status);
+        }, "streamhouse-broker-shutdown-guard");
+        guard.setDaemon(true);
+        guard.start();
+        stopServer();
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** Shuts the server down once; a second caller (stdin EOF and SIGTERM together) waits for the first. */
+    private static void stopServer() {
+        KafkaRaftServer toStop;
+        boolean first;
+        synchronized (LOCK) {
+            first = !stopClaimed;
+            stopClaimed = true;
+            toStop = server;
+            server = null;
+        }
+        if (!first) {
+            try {
+                STOPPED.await(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        try {
+            if (toStop != null) {
+                note("shutting down the server");
+                toStop.shutdown();
+                toStop.awaitShutdown();
+                note("server shut down cleanly");
+            }
+        } finally {
+            STOPPED.countDown();
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port on 127.0.0.1", e);
+        }
+    }
+
+    private static void note(String message) {
+        PrintStream out = log != null ? log : System.err;
+        out.println(Instant.now() + " [streamhouse-broker] " + message);
+    }
+}

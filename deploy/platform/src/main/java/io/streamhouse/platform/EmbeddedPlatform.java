@@ -1,0 +1,212 @@
+package io.streamhouse.platform;
+
+import io.streamhouse.broker.BrokerMain;
+import io.streamhouse.broker.BrokerOptions;
+import io.streamhouse.broker.BrokerProcess;
+import io.streamhouse.platform.PlatformOptions.PostgresMode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything Streamhouse needs on one machine: a Kafka broker (child JVM), PostgreSQL with logical decoding and,
+ * once wired in, the schema registry.
+ *
+ * <p>Order: broker → PostgreSQL → (schema registry, which needs the broker). {@link #close()} stops in reverse order,
+ * is idempotent and thread-safe. If a step fails, the steps already started are stopped before the exception leaves
+ * {@link #start}. Each step's duration is logged and available from {@link #startTimes()}.
+ *
+ * <p>Cleanup does not depend on {@link #close()} being called: the broker and PostgreSQL each have a JVM shutdown
+ * hook (normal exit, Ctrl-C) and a guard against {@code kill -9} of this JVM (the broker exits on stdin EOF; the
+ * PostgreSQL watchdog stops the postmaster). See {@link BrokerProcess} and {@link ZonkyPostgres}.
+ */
+public final class EmbeddedPlatform implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPlatform.class);
+
+    private final PlatformOptions options;
+    private final Map<String, String> environment;
+    /** What runs, in start order; closed from the end. */
+    private final Deque<Step> started = new ArrayDeque<>();
+    private final Map<String, Duration> startTimes = new LinkedHashMap<>();
+    private BrokerProcess broker;
+    private PostgresServer postgres;
+    // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
+    private volatile boolean closed;
+
+    private record Step(String name, AutoCloseable resource) {
+    }
+
+    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment) {
+        this.options = options;
+        this.environment = environment;
+    }
+
+    /** Starts everything, or nothing: on failure what was started is stopped again before the exception leaves. */
+    public static EmbeddedPlatform start(PlatformOptions options) {
+        return start(options, System.getenv());
+    }
+
+    /** As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}. */
+    static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
+        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment));
+        long t0 = System.nanoTime();
+        try {
+            if (options.ephemeral()) {
+                Files2.deleteRecursively(options.dataDir());
+            }
+            java.nio.file.Files.createDirectories(options.dataDir());
+            platform.startSteps();
+        } catch (IOException | RuntimeException e) {
+            platform.close();
+            throw e instanceof RuntimeException re ? re
+                    : new IllegalStateException("cannot prepare " + options.dataDir(), e);
+        }
+        Duration total = Duration.ofNanos(System.nanoTime() - t0);
+        platform.startTimes.put("total", total);
+        LOG.info("Streamhouse platform up in {} ms: {} (data {})", total.toMillis(), platform.startTimes, options.dataDir());
+        return platform;
+    }
+
+    private void startSteps() {
+        broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
+                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap())));
+        postgres = step("postgresql", this::startPostgres);
+        step("postgresql schema", () -> {
+            createSchemaIfMissing(postgres, options.schema());
+            return null;
+        });
+        // ---- SCHEMA REGISTRY: start here, after the broker it stores schemas in. ----
+        // registry = step("schema registry",
+        //         () -> SchemaRegistryServer.start(RegistryConfig.of(broker.bootstrapServers())));
+        // and add `public String schemaRegistryUrl() { return registry.url(); }`. close() needs no change.
+    }
+
+    /** Runs one start step, records its duration and remembers what to close. */
+    private <T extends AutoCloseable> T step(String name, StartStep<T> action) {
+        long t0 = System.nanoTime();
+        LOG.info("starting {}", name);
+        T resource;
+        try {
+            resource = action.start();
+        } catch (Exception e) {
+            throw e instanceof RuntimeException re ? re : new IllegalStateException("starting " + name + " failed", e);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        startTimes.put(name, took);
+        if (resource != null) {
+            started.push(new Step(name, resource));
+        }
+        LOG.info("started {} in {} ms", name, took.toMillis());
+        return resource;
+    }
+
+    @FunctionalInterface
+    private interface StartStep<T> {
+        T start() throws Exception;
+    }
+
+    private PostgresServer startPostgres() {
+        PostgresMode mode = options.postgresMode();
+        if (mode != PostgresMode.EMBEDDED) {
+            Optional<ExternalPostgres> external = ExternalPostgres.fromEnvironment(environment);
+            if (external.isPresent()) {
+                LOG.info("using external PostgreSQL {}", external.get());
+                return external.get();
+            }
+            if (mode == PostgresMode.EXTERNAL) {
+                throw new IllegalStateException("postgresMode EXTERNAL but " + ExternalPostgres.URL_ENV + " is not set");
+            }
+        }
+        return ZonkyPostgres.start(new ZonkyPostgres.Settings(options.postgresDir(), options.ephemeral(),
+                options.postgresPort(), options.postgresBinariesDir(), options.postgresLog(), options.database()));
+    }
+
+    private static void createSchemaIfMissing(PostgresServer server, String schema) throws SQLException {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            // Validated by PlatformOptions: a plain identifier, safe to inline.
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        }
+    }
+
+    /** {@code host:port} of the Kafka broker. */
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    /** The PostgreSQL server; its {@link PostgresServer#jdbcUrl()} names the Streamhouse database. */
+    public PostgresServer postgres() {
+        return postgres;
+    }
+
+    public PlatformOptions options() {
+        return options;
+    }
+
+    /** Start duration per step, in start order, plus "total". */
+    public Map<String, Duration> startTimes() {
+        return Collections.unmodifiableMap(startTimes);
+    }
+
+    /** Processes this platform started and must stop: the broker JVM and, when embedded, the postmaster. */
+    public List<ProcessHandle> processes() {
+        List<ProcessHandle> processes = new ArrayList<>();
+        if (broker != null) {
+            processes.add(broker.processHandle());
+        }
+        if (postgres instanceof ZonkyPostgres zonky) {
+            ProcessHandle.of(zonky.pid()).ifPresent(processes::add);
+        }
+        return processes;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Stops what was started, newest first; deletes the data (not the logs) when ephemeral. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (!started.isEmpty()) {
+            Step step = started.pop();
+            long t0 = System.nanoTime();
+            try {
+                step.resource().close();
+                LOG.info("stopped {} in {} ms", step.name(), Duration.ofNanos(System.nanoTime() - t0).toMillis());
+            } catch (Exception e) {
+                LOG.warn("stopping {} failed", step.name(), e);
+            }
+        }
+        if (options.ephemeral()) {
+            try {
+                Files2.deleteRecursively(options.kafkaDir().resolve(BrokerMain.KRAFT_DIR));
+                Files2.deleteRecursively(options.postgresDir());
+            } catch (IOException e) {
+                LOG.warn("could not delete ephemeral data in {}", options.dataDir(), e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddedPlatform[kafka=" + (broker == null ? "-" : broker.bootstrapServers())
+                + ", postgres=" + (postgres == null ? "-" : postgres.jdbcUrl()) + ", closed=" + closed + "]";
+    }
+}

@@ -1,0 +1,129 @@
+package io.streamhouse.platform;
+
+import io.streamhouse.broker.BrokerOptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * How to start an {@link EmbeddedPlatform}.
+ *
+ * @param dataDir             root of everything the platform writes: {@code kafka/}, {@code postgres/}, logs
+ * @param ephemeral           wipe the data on start and delete it (keeping the logs) on close: tests. False keeps
+ *                            topics, records and tables across restarts: the launcher
+ * @param kafkaPort           broker client port on 127.0.0.1; 0 picks a free one
+ * @param brokerMaxHeap       {@code -Xmx} of the broker child JVM
+ * @param postgresMode        which PostgreSQL to use
+ * @param postgresPort        port of the embedded PostgreSQL; 0 picks a free one (ignored for an external server)
+ * @param postgresBinariesDir where the embedded PostgreSQL binaries are unpacked; null for
+ *                            {@code ${java.io.tmpdir}/embedded-pg}, shared by all runs on the machine
+ * @param database            database Streamhouse uses; created on the embedded server if missing (an external
+ *                            server's database is the one in its URL)
+ * @param schema              schema created in that database if missing
+ */
+public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, String brokerMaxHeap,
+                              PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
+                              String database, String schema) {
+
+    /** Fixed port of the launcher's broker, what Kafka tools expect by default. */
+    public static final int LAUNCHER_KAFKA_PORT = 9092;
+    public static final String DEFAULT_DATABASE = "streamhouse";
+    public static final String DEFAULT_SCHEMA = "streamhouse";
+
+    private static final AtomicInteger TEST_RUNS = new AtomicInteger();
+    /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
+    private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
+
+    /** Which PostgreSQL the platform uses. */
+    public enum PostgresMode {
+        /** {@link #EXTERNAL} when {@value ExternalPostgres#URL_ENV} is set, else {@link #EMBEDDED}. */
+        AUTO,
+        /** Start PostgreSQL from the zonky binaries. */
+        EMBEDDED,
+        /** Use the server named by {@value ExternalPostgres#URL_ENV}; fail if it is not set or not logical. */
+        EXTERNAL
+    }
+
+    public PlatformOptions {
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(postgresMode, "postgresMode");
+        dataDir = dataDir.toAbsolutePath().normalize();
+        postgresBinariesDir = postgresBinariesDir == null ? null : postgresBinariesDir.toAbsolutePath().normalize();
+        brokerMaxHeap = brokerMaxHeap == null ? BrokerOptions.DEFAULT_MAX_HEAP : brokerMaxHeap;
+        new BrokerOptions(dataDir.resolve("kafka"), 0, false, brokerMaxHeap); // same heap rules as the broker
+        if (kafkaPort < 0 || kafkaPort > 65_535 || postgresPort < 0 || postgresPort > 65_535) {
+            throw new IllegalArgumentException("ports must be 0..65535, were kafka " + kafkaPort + ", postgres " + postgresPort);
+        }
+        database = database == null ? DEFAULT_DATABASE : database;
+        schema = schema == null ? DEFAULT_SCHEMA : schema;
+        if (!database.matches(IDENTIFIER)) {
+            throw new IllegalArgumentException("database must be a plain lower-case identifier, was " + database);
+        }
+        if (!schema.matches(IDENTIFIER)) {
+            throw new IllegalArgumentException("schema must be a plain lower-case identifier, was " + schema);
+        }
+    }
+
+    /**
+     * A fresh, ephemeral platform on free ports, in a new directory under {@code target/streamhouse-platform/} when
+     * the working directory is a Maven module (as under surefire/failsafe), else under {@code java.io.tmpdir}.
+     */
+    public static PlatformOptions forTests() {
+        Path base = Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of(System.getProperty("java.io.tmpdir"));
+        Path dir = base.resolve("streamhouse-platform")
+                .resolve("run-" + ProcessHandle.current().pid() + "-" + TEST_RUNS.incrementAndGet());
+        return new PlatformOptions(dir, true, 0, BrokerOptions.DEFAULT_MAX_HEAP, PostgresMode.AUTO, 0, null,
+                DEFAULT_DATABASE, DEFAULT_SCHEMA);
+    }
+
+    /** A persistent platform in {@code dataDir}: the broker on {@value #LAUNCHER_KAFKA_PORT}, data kept. */
+    public static PlatformOptions forLauncher(Path dataDir) {
+        return new PlatformOptions(dataDir, false, LAUNCHER_KAFKA_PORT, BrokerOptions.DEFAULT_MAX_HEAP,
+                PostgresMode.AUTO, 0, dataDir.resolve("postgres-binaries"), DEFAULT_DATABASE, DEFAULT_SCHEMA);
+    }
+
+    public PlatformOptions withKafkaPort(int port) {
+        return new PlatformOptions(dataDir, ephemeral, port, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema);
+    }
+
+    public PlatformOptions withBrokerMaxHeap(String maxHeap) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, maxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema);
+    }
+
+    public PlatformOptions withPostgresMode(PostgresMode mode) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, mode, postgresPort,
+                postgresBinariesDir, database, schema);
+    }
+
+    public PlatformOptions withPostgresPort(int port) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, port,
+                postgresBinariesDir, database, schema);
+    }
+
+    /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
+    public PlatformOptions withPostgresBinariesDir(Path dir) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, postgresPort,
+                dir, database, schema);
+    }
+
+    public PlatformOptions withDataDir(Path dir) {
+        return new PlatformOptions(dir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema);
+    }
+
+    Path kafkaDir() {
+        return dataDir.resolve("kafka");
+    }
+
+    Path postgresDir() {
+        return dataDir.resolve("postgres");
+    }
+
+    Path postgresLog() {
+        return dataDir.resolve("postgres.log");
+    }
+}

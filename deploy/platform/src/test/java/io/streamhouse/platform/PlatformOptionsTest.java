@@ -1,0 +1,42 @@
+package io.streamhouse.platform;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PlatformOptionsTest {
+
+    @Test
+    void testsGetAFreshEphemeralDirectoryUnderTargetAndFreePorts() {
+        PlatformOptions a = PlatformOptions.forTests();
+        PlatformOptions b = PlatformOptions.forTests();
+        assertThat(a.ephemeral()).isTrue();
+        assertThat(a.kafkaPort()).isZero();
+        assertThat(a.postgresPort()).isZero();
+        assertThat(a.dataDir()).startsWithRaw(Path.of("target").toAbsolutePath()).isNotEqualTo(b.dataDir());
+    }
+
+    @Test
+    void theLauncherKeepsItsDataAndUsesTheUsualKafkaPort() {
+        PlatformOptions options = PlatformOptions.forLauncher(Path.of("target", "launcher"));
+        assertThat(options.ephemeral()).isFalse();
+        assertThat(options.kafkaPort()).isEqualTo(9092);
+        assertThat(options.postgresBinariesDir()).startsWithRaw(options.dataDir());
+        assertThat(options.withKafkaPort(0).kafkaPort()).isZero();
+        assertThat(options.withKafkaPort(0).ephemeral()).isFalse();
+    }
+
+    @Test
+    void rejectsWhatWouldOnlyFailHalfWayThroughTheStart() {
+        PlatformOptions options = PlatformOptions.forTests();
+        assertThatThrownBy(() -> options.withKafkaPort(65_536)).hasMessageContaining("ports");
+        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
+                PlatformOptions.PostgresMode.AUTO, 0, null, null, "drop table x")).hasMessageContaining("schema");
+        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
+                PlatformOptions.PostgresMode.AUTO, 0, null, "Bad-Name", null)).hasMessageContaining("database");
+        assertThatThrownBy(() -> options.withBrokerMaxHeap("lots")).hasMessageContaining("maxHeap");
+    }
+}
