@@ -102,11 +102,16 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
             throw new IllegalStateException("AvroDeserializer is not configured: needs a client and a reader class");
         }
         int id = WireFormat.schemaId(data, topic);
-        DatumReader<T> reader;
-        try {
-            reader = readers.computeIfAbsent(id, this::newReader);
-        } catch (RuntimeException e) {
-            throw new SerializationException(WireFormat.prefix(topic, id) + ": " + e.getMessage(), e);
+        DatumReader<T> reader = readers.get(id);
+        if (reader == null) {
+            // Built outside the map's lock: it may call the registry. Two threads may build one each; one wins.
+            try {
+                DatumReader<T> built = newReader(id);
+                DatumReader<T> raced = readers.putIfAbsent(id, built);
+                reader = raced != null ? raced : built;
+            } catch (RuntimeException e) {
+                throw new SerializationException(WireFormat.prefix(topic, id) + ": " + e.getMessage(), e);
+            }
         }
         int bodyLength = data.length - WireFormat.HEADER_SIZE;
         T record;

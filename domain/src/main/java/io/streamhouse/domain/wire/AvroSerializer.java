@@ -24,6 +24,9 @@ import org.apache.kafka.common.serialization.Serializer;
  * usual setting in production, where a deploy step registers schemas). The client caches the id, so the registry is
  * asked once per schema, not per record. {@code null} serializes to {@code null} (a tombstone). Thread-safe.
  *
+ * <p>The schema sent to the registry is the generated class's schema without the Java-only {@code avro.java.string}
+ * properties, so that producers in other languages writing the same .avsc get the same id.
+ *
  * <p>Use {@link #AvroSerializer(SchemaRegistryClient, Class, boolean)} in code, or the no-arg constructor plus
  * {@link #configure} (keys in {@link AvroSerdeConfig}) when Kafka instantiates it from a class name; only then does
  * the serializer own, and close, its client.
@@ -31,6 +34,8 @@ import org.apache.kafka.common.serialization.Serializer;
 public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
 
     private final Map<Schema, DatumWriter<Object>> writers = new ConcurrentHashMap<>();
+    /** Class schema → the language-neutral schema registered for it (see {@link AvroSchemas}). */
+    private final Map<Schema, Schema> registrySchemas = new ConcurrentHashMap<>();
     private volatile SchemaRegistryClient client;
     private volatile Class<T> type;
     private volatile boolean isKey;
@@ -81,7 +86,8 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
         String subject = AvroSerdeConfig.subjectName(topic, isKey);
         int id;
         try {
-            id = autoRegister ? registry.register(subject, schema) : registry.getId(subject, schema);
+            Schema registered = registrySchemas.computeIfAbsent(schema, AvroSchemas::withoutJavaProperties);
+            id = autoRegister ? registry.register(subject, registered) : registry.getId(subject, registered);
         } catch (RuntimeException e) {
             throw new SerializationException("Cannot serialize record for topic '" + topic + "': the registry gave no"
                     + " id for schema " + schema.getFullName() + " under subject '" + subject + "' ("

@@ -35,6 +35,20 @@ class AvroSerdeTest {
     }
 
     @Test
+    void theRegisteredSchemaIsTheLanguageNeutralOne() {
+        valueSerde.serializer().serialize(TOPIC, ROTTERDAM_SCAN);
+
+        org.apache.avro.Schema registered = registry.getLatest(TOPIC + "-value").schema();
+        assertThat(ShipmentScanned.getClassSchema().toString()).as("what the generator embeds")
+                .contains(AvroSchemas.JAVA_STRING_PROPERTY);
+        assertThat(registered.toString()).doesNotContain(AvroSchemas.JAVA_STRING_PROPERTY);
+        assertThat(registered.getField("note").doc()).isEqualTo("Added in v2.");
+        assertThat(registry.register(TOPIC + "-value", Shipments.V2_AS_WRITTEN))
+                .as("a producer registering the .avsc file gets the same id")
+                .isEqualTo(registry.getLatest(TOPIC + "-value").id());
+    }
+
+    @Test
     void valuesAndKeysUseTopicNameStrategySubjects() {
         AvroSerde<ShipmentScanned> keySerde = new AvroSerde<>(registry, ShipmentScanned.class, true);
 
@@ -166,7 +180,8 @@ class AvroSerdeTest {
                 .hasMessageContaining("subject '" + TOPIC + "-value'")
                 .hasMessageContaining("40401");
 
-        int id = registry.register(TOPIC + "-value", ShipmentScanned.getClassSchema());
+        // As a deploy step would: from the .avsc, not from the generated class.
+        int id = registry.register(TOPIC + "-value", Shipments.V2_AS_WRITTEN);
         assertThat(WireFormat.schemaId(lookupOnly.serialize(TOPIC, ROTTERDAM_SCAN), TOPIC)).isEqualTo(id);
         assertThat(registry.versions(TOPIC + "-value")).hasSize(1);
     }

@@ -26,6 +26,9 @@ final class Shipments {
             .setNote("left at reception")
             .build();
 
+    /** Version 2 exactly as the .avsc file says, as a producer in another language registers it. */
+    static final Schema V2_AS_WRITTEN = loadFile(java.nio.file.Path.of("src/test/avro/shipment-scanned.avsc"));
+
     /** Version 1 of the schema: no {@code attempt}, no {@code note}. */
     static final Schema V1 = load("/wire/shipment-scanned-v1.avsc");
 
@@ -55,6 +58,15 @@ final class Shipments {
             new GenericDatumWriter<GenericRecord>(record.getSchema()).write(record, encoder);
             encoder.flush();
             return WireFormat.frame(schemaId, body.toByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The generator's input, read from the module directory (surefire's working directory). */
+    private static Schema loadFile(java.nio.file.Path file) {
+        try {
+            return new Schema.Parser().parse(file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
