@@ -12,7 +12,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.platform.junit.QuarkusPlatformResource;
-import io.streamhouse.platform.junit.SharedPlatform;
+import io.streamhouse.platform.SharedPlatform;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;

@@ -45,8 +45,8 @@ public final class AppProcess implements AutoCloseable {
             }
         }
         Path launcherJar = codeSource();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dquarkus.http.port=" + port,
                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                 "-cp", launcherJar + java.io.File.pathSeparator + quarkusRunJar.toAbsolutePath(),

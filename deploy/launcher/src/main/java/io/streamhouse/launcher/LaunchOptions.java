@@ -42,7 +42,7 @@ record LaunchOptions(String command, Path home, int ingestPort, int apiPort, int
     }
 
     PlatformOptions platformOptions(Path dataDir) {
-        return PlatformOptions.forLauncher(dataDir).withKafkaPort(kafkaPort).withRegistryPort(registryPort).withWipe(fresh);
+        return PlatformOptions.forLauncher(dataDir).withKafkaPort(kafkaPort).withRegistryPort(registryPort);
     }
 
     private static String value(String[] args, int i, String option) {

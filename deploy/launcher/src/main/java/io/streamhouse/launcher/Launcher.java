@@ -57,6 +57,12 @@ public final class Launcher {
             System.err.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
             return 1;
         }
+        if (options.fresh()) {
+            OUT.println("Starting fresh: removing the topics, database and state in " + data);
+            for (String dir : new String[]{"platform", "api-state"}) {
+                io.streamhouse.platform.Files2.deleteRecursively(data.resolve(dir));
+            }
+        }
         PidFile.write(data, ProcessHandle.current().pid());
         Stack stack = new Stack();
         CountDownLatch stopped = new CountDownLatch(1);

@@ -3,11 +3,15 @@ package io.streamhouse.platform;
 import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
+import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
+import io.streamhouse.registry.RegistryConfig;
+import io.streamhouse.registry.SchemaRegistryServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -44,6 +48,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
     private BrokerProcess broker;
     private PostgresServer postgres;
+    private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
 
@@ -89,10 +94,12 @@ public final class EmbeddedPlatform implements AutoCloseable {
             createSchemaIfMissing(postgres, options.schema());
             return null;
         });
-        // ---- SCHEMA REGISTRY: start here, after the broker it stores schemas in. ----
-        // registry = step("schema registry",
-        //         () -> SchemaRegistryServer.start(RegistryConfig.of(broker.bootstrapServers())));
-        // and add `public String schemaRegistryUrl() { return registry.url(); }`. close() needs no change.
+        registry = step("schema registry", () -> SchemaRegistryServer.start(
+                RegistryConfig.of(broker.bootstrapServers()).withPort(options.registryPort())));
+        step("topics", () -> {
+            TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters());
+            return null;
+        });
     }
 
     /** Runs one start step, records its duration and remembers what to close. */
@@ -148,6 +155,11 @@ public final class EmbeddedPlatform implements AutoCloseable {
     }
 
     /** The PostgreSQL server; its {@link PostgresServer#jdbcUrl()} names the Streamhouse database. */
+    /** The schema registry's base URL (Confluent REST API). */
+    public URI schemaRegistryUrl() {
+        return registry.url();
+    }
+
     public PostgresServer postgres() {
         return postgres;
     }

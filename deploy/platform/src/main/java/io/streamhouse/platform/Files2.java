@@ -12,11 +12,11 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 /** File helpers for data directories and logs. */
-final class Files2 {
+public final class Files2 {
     private Files2() {
     }
 
-    static void deleteRecursively(Path dir) throws IOException {
+    public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

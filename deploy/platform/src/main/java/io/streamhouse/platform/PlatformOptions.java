@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param ephemeral           wipe the data on start and delete it (keeping the logs) on close: tests. False keeps
  *                            topics, records and tables across restarts: the launcher
  * @param kafkaPort           broker client port on 127.0.0.1; 0 picks a free one
+ * @param registryPort        schema registry HTTP port on 127.0.0.1; 0 picks a free one
  * @param brokerMaxHeap       {@code -Xmx} of the broker child JVM
  * @param postgresMode        which PostgreSQL to use
  * @param postgresPort        port of the embedded PostgreSQL; 0 picks a free one (ignored for an external server)
@@ -23,12 +24,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                            server's database is the one in its URL)
  * @param schema              schema created in that database if missing
  */
-public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, String brokerMaxHeap,
+public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
                               PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
                               String database, String schema) {
 
     /** Fixed port of the launcher's broker, what Kafka tools expect by default. */
     public static final int LAUNCHER_KAFKA_PORT = 9092;
+    /** Fixed port of the launcher's schema registry (Confluent's default 8081 is taken by ingest). */
+    public static final int LAUNCHER_REGISTRY_PORT = 8085;
     public static final String DEFAULT_DATABASE = "streamhouse";
     public static final String DEFAULT_SCHEMA = "streamhouse";
 
@@ -53,8 +56,10 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, St
         postgresBinariesDir = postgresBinariesDir == null ? null : postgresBinariesDir.toAbsolutePath().normalize();
         brokerMaxHeap = brokerMaxHeap == null ? BrokerOptions.DEFAULT_MAX_HEAP : brokerMaxHeap;
         new BrokerOptions(dataDir.resolve("kafka"), 0, false, brokerMaxHeap); // same heap rules as the broker
-        if (kafkaPort < 0 || kafkaPort > 65_535 || postgresPort < 0 || postgresPort > 65_535) {
-            throw new IllegalArgumentException("ports must be 0..65535, were kafka " + kafkaPort + ", postgres " + postgresPort);
+        if (kafkaPort < 0 || kafkaPort > 65_535 || registryPort < 0 || registryPort > 65_535
+                || postgresPort < 0 || postgresPort > 65_535) {
+            throw new IllegalArgumentException("ports must be 0..65535, were kafka " + kafkaPort + ", registry " + registryPort
+                    + ", postgres " + postgresPort);
         }
         database = database == null ? DEFAULT_DATABASE : database;
         schema = schema == null ? DEFAULT_SCHEMA : schema;
@@ -74,44 +79,49 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, St
         Path base = Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of(System.getProperty("java.io.tmpdir"));
         Path dir = base.resolve("streamhouse-platform")
                 .resolve("run-" + ProcessHandle.current().pid() + "-" + TEST_RUNS.incrementAndGet());
-        return new PlatformOptions(dir, true, 0, BrokerOptions.DEFAULT_MAX_HEAP, PostgresMode.AUTO, 0, null,
+        return new PlatformOptions(dir, true, 0, 0, BrokerOptions.DEFAULT_MAX_HEAP, PostgresMode.AUTO, 0, null,
                 DEFAULT_DATABASE, DEFAULT_SCHEMA);
     }
 
     /** A persistent platform in {@code dataDir}: the broker on {@value #LAUNCHER_KAFKA_PORT}, data kept. */
     public static PlatformOptions forLauncher(Path dataDir) {
-        return new PlatformOptions(dataDir, false, LAUNCHER_KAFKA_PORT, BrokerOptions.DEFAULT_MAX_HEAP,
+        return new PlatformOptions(dataDir, false, LAUNCHER_KAFKA_PORT, LAUNCHER_REGISTRY_PORT, BrokerOptions.DEFAULT_MAX_HEAP,
                 PostgresMode.AUTO, 0, dataDir.resolve("postgres-binaries"), DEFAULT_DATABASE, DEFAULT_SCHEMA);
     }
 
     public PlatformOptions withKafkaPort(int port) {
-        return new PlatformOptions(dataDir, ephemeral, port, brokerMaxHeap, postgresMode, postgresPort,
+        return new PlatformOptions(dataDir, ephemeral, port, registryPort, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema);
+    }
+
+    public PlatformOptions withRegistryPort(int port) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, port, brokerMaxHeap, postgresMode, postgresPort,
                 postgresBinariesDir, database, schema);
     }
 
     public PlatformOptions withBrokerMaxHeap(String maxHeap) {
-        return new PlatformOptions(dataDir, ephemeral, kafkaPort, maxHeap, postgresMode, postgresPort,
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, maxHeap, postgresMode, postgresPort,
                 postgresBinariesDir, database, schema);
     }
 
     public PlatformOptions withPostgresMode(PostgresMode mode) {
-        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, mode, postgresPort,
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, mode, postgresPort,
                 postgresBinariesDir, database, schema);
     }
 
     public PlatformOptions withPostgresPort(int port) {
-        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, port,
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, port,
                 postgresBinariesDir, database, schema);
     }
 
     /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
     public PlatformOptions withPostgresBinariesDir(Path dir) {
-        return new PlatformOptions(dataDir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, postgresPort,
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
                 dir, database, schema);
     }
 
     public PlatformOptions withDataDir(Path dir) {
-        return new PlatformOptions(dir, ephemeral, kafkaPort, brokerMaxHeap, postgresMode, postgresPort,
+        return new PlatformOptions(dir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
                 postgresBinariesDir, database, schema);
     }
 

@@ -33,9 +33,9 @@ class PlatformOptionsTest {
     void rejectsWhatWouldOnlyFailHalfWayThroughTheStart() {
         PlatformOptions options = PlatformOptions.forTests();
         assertThatThrownBy(() -> options.withKafkaPort(65_536)).hasMessageContaining("ports");
-        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
+        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, 0, null,
                 PlatformOptions.PostgresMode.AUTO, 0, null, null, "drop table x")).hasMessageContaining("schema");
-        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, null,
+        assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, 0, null,
                 PlatformOptions.PostgresMode.AUTO, 0, null, "Bad-Name", null)).hasMessageContaining("database");
         assertThatThrownBy(() -> options.withBrokerMaxHeap("lots")).hasMessageContaining("maxHeap");
     }

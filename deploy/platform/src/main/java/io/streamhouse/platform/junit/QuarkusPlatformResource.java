@@ -1,0 +1,27 @@
+package io.streamhouse.platform.junit;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.streamhouse.platform.SharedPlatform;
+
+import java.util.Map;
+
+/**
+ * Points a {@code @QuarkusTest} app at the test JVM's shared platform (broker, registry, PostgreSQL, topics). The
+ * platform outlives the app: it is shared by every test class in the JVM and stopped when the JVM ends.
+ */
+public class QuarkusPlatformResource implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        var platform = SharedPlatform.get();
+        return Map.of(
+                "streamhouse.kafka.bootstrap-servers", platform.bootstrapServers(),
+                "streamhouse.schema-registry.url", platform.schemaRegistryUrl().toString(),
+                "streamhouse.postgres.jdbc-url", platform.postgres().jdbcUrl());
+    }
+
+    @Override
+    public void stop() {
+        // The shared platform is closed at the end of the test JVM, not per app.
+    }
+}
