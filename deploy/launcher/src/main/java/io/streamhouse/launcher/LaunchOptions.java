@@ -5,12 +5,12 @@ import io.streamhouse.platform.PlatformOptions;
 import java.nio.file.Path;
 
 /** The launcher's command line. */
-record LaunchOptions(String command, Path home, int ingestPort, int apiPort, int kafkaPort, int registryPort,
+record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh) {
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
-                                    [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P]
+                                    [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down
                    ./streamhouse status""";
 
@@ -22,6 +22,7 @@ record LaunchOptions(String command, Path home, int ingestPort, int apiPort, int
         Path home = Path.of(System.getProperty("streamhouse.home", ".")).toAbsolutePath().normalize();
         int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50;
         long seed = 42;
+        Path data = null;
         boolean exit = false, fresh = false;
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
@@ -31,6 +32,7 @@ record LaunchOptions(String command, Path home, int ingestPort, int apiPort, int
                 case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
                 case "--exit-after-demo" -> exit = true;
                 case "--fresh" -> fresh = true;
+                case "--data" -> data = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();
                 case "--ingest-port" -> ingest = port(a, value(args, ++i, a));
                 case "--api-port" -> api = port(a, value(args, ++i, a));
                 case "--kafka-port" -> kafka = port(a, value(args, ++i, a));
@@ -38,7 +40,7 @@ record LaunchOptions(String command, Path home, int ingestPort, int apiPort, int
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new LaunchOptions(command, home, ingest, api, kafka, registry, demo, seed, exit, fresh);
+        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh);
     }
 
     PlatformOptions platformOptions(Path dataDir) {

@@ -50,7 +50,7 @@ public final class Launcher {
 
     static int up(LaunchOptions options) throws Exception {
         Instant began = Instant.now();
-        Path data = options.home().resolve(".streamhouse");
+        Path data = options.data();
         Files.createDirectories(data);
         Optional<Long> running = PidFile.running(data);
         if (running.isPresent()) {
@@ -157,7 +157,7 @@ public final class Launcher {
     }
 
     static int down(LaunchOptions options) throws InterruptedException {
-        Path data = options.home().resolve(".streamhouse");
+        Path data = options.data();
         Optional<Long> running = PidFile.running(data);
         if (running.isEmpty()) {
             OUT.println("Streamhouse is not running.");
@@ -178,7 +178,7 @@ public final class Launcher {
     }
 
     static int status(LaunchOptions options) {
-        Optional<Long> running = PidFile.running(options.home().resolve(".streamhouse"));
+        Optional<Long> running = PidFile.running(options.data());
         OUT.println(running.map(pid -> "Streamhouse is running (pid " + pid + ")").orElse("Streamhouse is not running."));
         return running.isPresent() ? 0 : 3;
     }

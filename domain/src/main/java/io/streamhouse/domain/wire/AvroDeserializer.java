@@ -149,7 +149,22 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
             throw new SerializationException("writer schema " + writer.getFullName() + " cannot be read as "
                     + type.getName() + ": " + String.join("; ", problems));
         }
-        return new SpecificDatumReader<>(writer, readerSchema, SpecificData.getForClass(type));
+        return new SpecificDatumReader<>(writer, readerSchema, model());
+    }
+
+    /**
+     * The generated class's own model carries its logical-type conversions but resolves record classes through
+     * Avro's class loader; where the application has its own loader (Quarkus, Flink user code) that yields
+     * instances of a foreign copy of the class. So: the reader class's loader, with the generated conversions.
+     */
+    private SpecificData model() {
+        SpecificData generated = SpecificData.getForClass(type);
+        if (generated.getClassLoader() == type.getClassLoader()) {
+            return generated;
+        }
+        SpecificData model = new SpecificData(type.getClassLoader());
+        generated.getConversions().forEach(model::addLogicalTypeConversion);
+        return model;
     }
 
     @Override

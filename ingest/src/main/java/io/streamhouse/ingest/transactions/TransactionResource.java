@@ -1,6 +1,8 @@
 package io.streamhouse.ingest.transactions;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.IngestConfig;
@@ -34,8 +36,10 @@ public class TransactionResource {
     private final TransactionRequestParser parser;
     private final Clock clock;
     private final int maxBatch;
+    private final ObjectMapper json;
 
-    public TransactionResource(EventLog log, IngestConfig config, Clock clock) {
+    public TransactionResource(EventLog log, IngestConfig config, Clock clock, ObjectMapper json) {
+        this.json = json;
         this.log = log;
         this.parser = new TransactionRequestParser(new CardTokenizer(config.tokenization().key()));
         this.clock = clock;
@@ -45,7 +49,9 @@ public class TransactionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response submit(JsonNode body) {
+    public Response submit(String raw) throws JsonProcessingException {
+        // Parsed here, not by the framework, so that malformed JSON gets a problem document naming where it broke.
+        JsonNode body = raw == null || raw.isBlank() ? null : json.readTree(raw);
         if (body == null) {
             throw new ValidationException(List.of(new FieldError("$", "a JSON object or array is required")));
         }

@@ -16,8 +16,7 @@ public class QuarkusPlatformResource implements QuarkusTestResourceLifecycleMana
         var platform = SharedPlatform.get();
         return Map.of(
                 "streamhouse.kafka.bootstrap-servers", platform.bootstrapServers(),
-                "streamhouse.schema-registry.url", platform.schemaRegistryUrl().toString(),
-                "streamhouse.postgres.jdbc-url", platform.postgres().jdbcUrl());
+                "streamhouse.schema-registry.url", platform.schemaRegistryUrl().toString());
     }
 
     @Override
