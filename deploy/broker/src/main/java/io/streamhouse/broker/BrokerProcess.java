@@ -158,6 +158,18 @@ public final class BrokerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Hands stopping over to an owner that stops several pieces in order (JVM shutdown hooks run concurrently, so
+     * this one would race the owner's). If the JVM dies without closing, the child still stops on its own.
+     */
+    public void releaseShutdownHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // Too late to hand over: the hook runs, and close() is idempotent.
+        }
+    }
+
     /** Stops the broker: stdin EOF (clean shutdown), then SIGTERM, then SIGKILL. Idempotent. */
     @Override
     public synchronized void close() {

@@ -6,7 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** {@code .streamhouse/launcher.pid}: which process runs this installation, so {@code down} stops that one only. */
+/**
+ * {@code .streamhouse/launcher.pid}: which process runs this installation, so {@code down} stops that one only. A
+ * recorded pid counts only while that process is alive and its command line shows it is the launcher (after a
+ * {@code kill -9} the pid may be a zombie with no command line, or reused by another program).
+ */
 final class PidFile {
     private static final String NAME = "launcher.pid";
 
@@ -19,7 +23,7 @@ final class PidFile {
             long pid = Long.parseLong(Files.readString(file).trim());
             return ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().commandLine().map(c -> c.contains(Launcher.class.getName())).orElse(true))
+                    .filter(p -> p.info().commandLine().map(c -> c.contains(Launcher.class.getName())).orElse(false))
                     .map(ProcessHandle::pid);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();

@@ -26,16 +26,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Everything Streamhouse needs on one machine: a Kafka broker (child JVM), PostgreSQL with logical decoding and,
- * once wired in, the schema registry.
+ * Everything Streamhouse needs on one machine: a Kafka broker (child JVM), PostgreSQL with logical decoding, the
+ * schema registry, and the catalog's topics.
  *
- * <p>Order: broker → PostgreSQL → (schema registry, which needs the broker). {@link #close()} stops in reverse order,
+ * <p>Order: broker → PostgreSQL → schema registry (it stores schemas in the broker) → topics. {@link #close()} stops in reverse order,
  * is idempotent and thread-safe. If a step fails, the steps already started are stopped before the exception leaves
  * {@link #start}. Each step's duration is logged and available from {@link #startTimes()}.
  *
- * <p>Cleanup does not depend on {@link #close()} being called: the broker and PostgreSQL each have a JVM shutdown
- * hook (normal exit, Ctrl-C) and a guard against {@code kill -9} of this JVM (the broker exits on stdin EOF; the
- * PostgreSQL watchdog stops the postmaster). See {@link BrokerProcess} and {@link ZonkyPostgres}.
+ * <p>Whoever starts a platform closes it (the launcher and {@link SharedPlatform} do so from a shutdown hook), so
+ * that the pieces stop in order; the broker's and PostgreSQL's own shutdown hooks are released for that reason.
+ * Cleanup still does not depend on {@link #close()}: if this JVM ends without it, even by {@code kill -9}, the
+ * broker exits on stdin EOF and the PostgreSQL watchdog stops the postmaster. See {@link BrokerProcess} and
+ * {@link ZonkyPostgres}.
  */
 public final class EmbeddedPlatform implements AutoCloseable {
 
@@ -87,9 +89,14 @@ public final class EmbeddedPlatform implements AutoCloseable {
     }
 
     private void startSteps() {
+        // The platform stops its pieces in order (close()); their own shutdown hooks would race that.
         broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
                 options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap())));
+        broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
+        if (postgres instanceof ZonkyPostgres embedded) {
+            embedded.releaseShutdownHook();
+        }
         step("postgresql schema", () -> {
             createSchemaIfMissing(postgres, options.schema());
             return null;

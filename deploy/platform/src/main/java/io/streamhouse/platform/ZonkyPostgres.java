@@ -190,6 +190,18 @@ public final class ZonkyPostgres implements PostgresServer {
         return settings.dataDir();
     }
 
+    /**
+     * Hands stopping over to an owner that stops several pieces in order (JVM shutdown hooks run concurrently, so
+     * this one would race the owner's). If the JVM dies without closing, the child still stops on its own.
+     */
+    public void releaseShutdownHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // Too late to hand over: the hook runs, and close() is idempotent.
+        }
+    }
+
     /** Stops the server ({@code pg_ctl stop -m fast}, then SIGKILL if still alive), then disarms the watchdog. */
     @Override
     public synchronized void close() {
