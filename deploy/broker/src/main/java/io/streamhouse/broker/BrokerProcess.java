@@ -8,12 +8,8 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +58,7 @@ public final class BrokerProcess implements AutoCloseable {
     private final String bootstrapServers;
     private final Path logFile;
     private final Duration startDuration;
-    private final Thread shutdownHook;
+    private ShutdownHook shutdownHook;
     private boolean closed;
 
     private BrokerProcess(Process process, String bootstrapServers, Path logFile, Duration startDuration) {
@@ -70,7 +66,6 @@ public final class BrokerProcess implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.logFile = logFile;
         this.startDuration = startDuration;
-        this.shutdownHook = new Thread(this::close, "streamhouse-broker-stop-" + process.pid());
     }
 
     /** Starts a broker child JVM and waits until it accepts requests. */
@@ -79,7 +74,7 @@ public final class BrokerProcess implements AutoCloseable {
         Path dataDir = options.dataDir();
         try {
             if (options.wipeOnStart()) {
-                deleteRecursively(dataDir);
+                LocalFiles.deleteRecursively(dataDir);
             }
             Files.createDirectories(dataDir);
         } catch (IOException e) {
@@ -111,11 +106,11 @@ public final class BrokerProcess implements AutoCloseable {
         } catch (TimeoutException e) {
             kill(process);
             throw new IllegalStateException("broker did not become ready within " + START_TIMEOUT.toSeconds()
-                    + " s; killed pid " + process.pid() + ". Last lines of " + logFile + ":\n" + tail(logFile), e);
+                    + " s; killed pid " + process.pid() + ". Last lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES), e);
         } catch (ExecutionException e) {
             kill(process);
             throw new IllegalStateException(e.getCause().getMessage() + ". Last lines of " + logFile + ":\n"
-                    + tail(logFile), e.getCause());
+                    + LocalFiles.tail(logFile, LOG_TAIL_LINES), e.getCause());
         } catch (InterruptedException e) {
             kill(process);
             Thread.currentThread().interrupt();
@@ -123,7 +118,7 @@ public final class BrokerProcess implements AutoCloseable {
         }
 
         BrokerProcess broker = new BrokerProcess(process, bootstrap, logFile, Duration.ofNanos(System.nanoTime() - t0));
-        Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
+        broker.shutdownHook = ShutdownHook.register("streamhouse-broker-stop-" + process.pid(), broker::close);
         LOG.log(Level.INFO, "Kafka broker ready at {0} in {1} ms (pid {2}, data {3})",
                 bootstrap, Long.toString(broker.startDuration.toMillis()), Long.toString(process.pid()), dataDir);
         return broker;
@@ -163,11 +158,7 @@ public final class BrokerProcess implements AutoCloseable {
      * this one would race the owner's). If the JVM dies without closing, the child still stops on its own.
      */
     public void releaseShutdownHook() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // Too late to hand over: the hook runs, and close() is idempotent.
-        }
+        shutdownHook.release();
     }
 
     /** Stops the broker: stdin EOF (clean shutdown), then SIGTERM, then SIGKILL. Idempotent. */
@@ -177,13 +168,7 @@ public final class BrokerProcess implements AutoCloseable {
             return;
         }
         closed = true;
-        if (Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // The hook runs (or ran) anyway and will find the broker closed.
-            }
-        }
+        shutdownHook.releaseUnlessRunning();
         List<ProcessHandle> descendants = process.descendants().collect(Collectors.toList());
         try {
             process.getOutputStream().close();
@@ -318,39 +303,5 @@ public final class BrokerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return !handle.isAlive();
         }
-    }
-
-    static String tail(Path file) {
-        try {
-            // Lenient decoding: a torn or non-UTF-8 line must not hide the rest of the log.
-            List<String> lines = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (NoSuchFileException e) {
-            return "(no log file)";
-        } catch (IOException | UncheckedIOException e) {
-            return "(log unreadable: " + e + ")";
-        }
-    }
-
-    static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
-                }
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

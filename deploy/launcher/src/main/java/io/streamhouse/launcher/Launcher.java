@@ -60,7 +60,7 @@ public final class Launcher {
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
             for (String dir : new String[]{"platform", "api-state"}) {
-                io.streamhouse.platform.Files2.deleteRecursively(data.resolve(dir));
+                io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
             }
         }
         PidFile.write(data, ProcessHandle.current().pid());

@@ -3,6 +3,7 @@ package io.streamhouse.platform;
 import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
+import io.streamhouse.broker.LocalFiles;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
@@ -73,7 +74,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             if (options.ephemeral()) {
-                Files2.deleteRecursively(options.dataDir());
+                LocalFiles.deleteRecursively(options.dataDir());
             }
             java.nio.file.Files.createDirectories(options.dataDir());
             platform.startSteps();
@@ -215,8 +216,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         if (options.ephemeral()) {
             try {
-                Files2.deleteRecursively(options.kafkaDir().resolve(BrokerMain.KRAFT_DIR));
-                Files2.deleteRecursively(options.postgresDir());
+                LocalFiles.deleteRecursively(options.kafkaDir().resolve(BrokerMain.KRAFT_DIR));
+                LocalFiles.deleteRecursively(options.postgresDir());
             } catch (IOException e) {
                 LOG.warn("could not delete ephemeral data in {}", options.dataDir(), e);
             }

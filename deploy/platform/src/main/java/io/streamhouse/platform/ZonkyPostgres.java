@@ -1,5 +1,7 @@
 package io.streamhouse.platform;
 
+import io.streamhouse.broker.LocalFiles;
+import io.streamhouse.broker.ShutdownHook;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,7 +96,7 @@ public final class ZonkyPostgres implements PostgresServer {
     private final Settings settings;
     private final long postmasterPid;
     private final Process watchdog;
-    private final Thread shutdownHook;
+    private ShutdownHook shutdownHook;
     private boolean closed;
 
     private ZonkyPostgres(EmbeddedPostgres postgres, Settings settings, long postmasterPid, Process watchdog) {
@@ -102,7 +104,6 @@ public final class ZonkyPostgres implements PostgresServer {
         this.settings = settings;
         this.postmasterPid = postmasterPid;
         this.watchdog = watchdog;
-        this.shutdownHook = new Thread(this::close, "streamhouse-postgres-stop-" + postmasterPid);
     }
 
     public static ZonkyPostgres start(Settings settings) {
@@ -111,7 +112,7 @@ public final class ZonkyPostgres implements PostgresServer {
         EmbeddedPostgres postgres = null;
         try {
             if (settings.fresh()) {
-                Files2.deleteRecursively(dataDir);
+                LocalFiles.deleteRecursively(dataDir);
             }
             Files.createDirectories(dataDir.getParent());
             Files.createDirectories(settings.logFile().getParent());
@@ -142,7 +143,7 @@ public final class ZonkyPostgres implements PostgresServer {
                     () -> new IllegalStateException("postgres started but wrote no postmaster.pid in " + dataDir));
             ZonkyPostgres server = new ZonkyPostgres(postgres, settings, pid, watchdog);
             server.createDatabaseIfMissing();
-            Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+            server.shutdownHook = ShutdownHook.register("streamhouse-postgres-stop-" + pid, server::close);
             return server;
         } catch (IOException | SQLException | RuntimeException e) {
             if (postgres != null) {
@@ -152,7 +153,7 @@ public final class ZonkyPostgres implements PostgresServer {
                 disarm(watchdog);
             }
             throw new IllegalStateException("embedded PostgreSQL did not start in " + dataDir + ": " + e
-                    + ". Last lines of " + settings.logFile() + ":\n" + Files2.tail(settings.logFile(), 30), e);
+                    + ". Last lines of " + settings.logFile() + ":\n" + LocalFiles.tail(settings.logFile(), 30), e);
         }
     }
 
@@ -195,11 +196,7 @@ public final class ZonkyPostgres implements PostgresServer {
      * this one would race the owner's). If the JVM dies without closing, the child still stops on its own.
      */
     public void releaseShutdownHook() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // Too late to hand over: the hook runs, and close() is idempotent.
-        }
+        shutdownHook.release();
     }
 
     /** Stops the server ({@code pg_ctl stop -m fast}, then SIGKILL if still alive), then disarms the watchdog. */
@@ -209,13 +206,7 @@ public final class ZonkyPostgres implements PostgresServer {
             return;
         }
         closed = true;
-        if (Thread.currentThread() != shutdownHook) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException alreadyShuttingDown) {
-                // The hook runs anyway and finds this server closed.
-            }
-        }
+        shutdownHook.releaseUnlessRunning();
         closeQuietly(postgres);
         Optional<ProcessHandle> postmaster = ProcessHandle.of(postmasterPid)
                 .filter(h -> h.info().commandLine().map(c -> c.contains(settings.dataDir().toString())).orElse(false));

@@ -1,4 +1,4 @@
-package io.streamhouse.platform;
+package io.streamhouse.broker;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,11 +11,10 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
-/** File helpers for data directories and logs. */
-public final class Files2 {
-    private Files2() {
-    }
+/** File helpers for the data directories and logs of local processes (JDK only, used on the parent side). */
+public final class LocalFiles {
 
+    /** Deletes a directory and everything in it; nothing happens if it does not exist. */
     public static void deleteRecursively(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
@@ -39,8 +38,9 @@ public final class Files2 {
     }
 
     /** The last lines of a log, decoded leniently; a note instead of an exception if it cannot be read. */
-    static String tail(Path file, int lines) {
+    public static String tail(Path file, int lines) {
         try {
+            // Lenient decoding: a torn or non-UTF-8 line must not hide the rest of the log.
             List<String> all = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (NoSuchFileException e) {
@@ -48,5 +48,8 @@ public final class Files2 {
         } catch (IOException | UncheckedIOException e) {
             return "(log unreadable: " + e + ")";
         }
+    }
+
+    private LocalFiles() {
     }
 }
