@@ -41,12 +41,12 @@ import static org.hamcrest.Matchers.hasItem;
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class DecisionSliceTest {
 
-    private static void send(String id, byte[] value) throws Exception {
+    private static void send(String cardToken, byte[] value) throws Exception {
         awaitReady();
         try (var producer = new KafkaProducer<>(Map.<String, Object>of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedPlatform.get().bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), id, value)).get();
+            producer.send(new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), cardToken, value)).get();
         }
     }
 
@@ -58,13 +58,13 @@ class DecisionSliceTest {
 
     @Test
     void requestOnTheLogIsDecidedAndExplainedOverHttp() throws Exception {
-        send("slice-1", avro(SampleEvents.transaction("slice-1", Cards.STOLEN, "25000", "EUR", Merchants.CASINO_MALTA, Times.T0)));
+        send(Cards.STOLEN, avro(SampleEvents.transaction("slice-1", Cards.STOLEN, "25000", "EUR", Merchants.CASINO_MALTA, Times.T0)));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 get("/v1/transactions/slice-1/decision").then().statusCode(200));
         get("/v1/transactions/slice-1/decision").then()
                 .body("outcome", equalTo("BLOCK"))
-                .body("ruleSetVersion", equalTo(3))
+                .body("ruleSetVersion", equalTo(6))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
                 .body("reasons.ruleId", hasItem("high-risk-merchant-review"))
                 .body("reasons.find { it.ruleId == 'very-large-amount-block' }.facts.amount", equalTo("25000.0000"));
@@ -73,8 +73,8 @@ class DecisionSliceTest {
     @Test
     void unreadableRequestIsDeadLetteredAndTheNextIsStillDecided() throws Exception {
         byte[] garbage = "not avro at all".getBytes(StandardCharsets.UTF_8);
-        send("slice-bad", garbage);
-        send("slice-after-bad", avro(SampleEvents.transaction("slice-after-bad", Cards.ALICE, "3", "EUR",
+        send("card-of-the-garbage", garbage);
+        send(Cards.ALICE, avro(SampleEvents.transaction("slice-after-bad", Cards.ALICE, "3", "EUR",
                 Merchants.GROCER_ROTTERDAM, Times.T0)));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
@@ -87,7 +87,7 @@ class DecisionSliceTest {
             consumer.subscribe(List.of(Topics.deadLetterOf(Topics.TRANSACTION_REQUESTS).name()));
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 for (var r : consumer.poll(Duration.ofMillis(200))) {
-                    if ("slice-bad".equals(r.key())) {
+                    if ("card-of-the-garbage".equals(r.key())) {
                         assertThat(r.value()).isEqualTo(garbage);
                         assertThat(new String(r.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8))
                                 .contains("magic byte");
@@ -110,7 +110,7 @@ class DecisionSliceTest {
     void readyOnlyWhenStreamsRunsWithTheRulesLoaded() {
         awaitReady();
         get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'kafka-streams-running' }.data.rules", equalTo(3));
+                .body("checks.find { it.name == 'kafka-streams-running' }.data.rules", equalTo(6));
     }
 
     private static void awaitReady() {

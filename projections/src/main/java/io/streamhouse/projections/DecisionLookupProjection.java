@@ -20,7 +20,8 @@ public final class DecisionLookupProjection {
 
     public static void addTo(StreamsBuilder builder, TopicSerdes serdes) {
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
-        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_DECISIONS, decisionSerde.deserializer(), "decision-lookup")
+        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_DECISIONS, decisionSerde.deserializer(),
+                        TransactionDecision::getTransactionId, "decision-lookup")
                 .toTable(Named.as("decision-lookup-table"),
                         Materialized.<String, TransactionDecision, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String())

@@ -1,16 +1,20 @@
 package io.streamhouse.detection.decision;
 
+import io.streamhouse.domain.decision.CardActivities;
+import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.decision.Rules;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.slf4j.Logger;
@@ -23,7 +27,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Applies the rule set currently in the global rules store to each request. The store is read for every request
+ * Records each request in its card's activity, computes the card's features as of the request's event time, and
+ * applies the rule set currently in the global rules store. The activity update and the decision leave in the same
+ * exactly-once transaction, so after a crash a request is neither counted twice nor decided twice.
+ * <p>The rule set is read from the global store for every request
  * (a handful of small rules), so a new rule version is used from the next request on. A definition that cannot be
  * read or applied is skipped with a warning rather than stopping decisions (the admin endpoint validates before
  * publishing, so this only guards against foreign writers).
@@ -33,14 +40,17 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
 
     private final Clock clock;
     private final String rulesStoreName;
+    private final String cardStoreName;
     private final Deserializer<RuleDefinition> ruleDeserializer;
     private final Set<String> reportedBadRules = new HashSet<>();
     private FixedKeyProcessorContext<String, TransactionDecision> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
+    private KeyValueStore<String, CardActivity> cards;
 
-    DecideProcessor(Clock clock, String rulesStoreName, Deserializer<RuleDefinition> ruleDeserializer) {
+    DecideProcessor(Clock clock, String rulesStoreName, String cardStoreName, Deserializer<RuleDefinition> ruleDeserializer) {
         this.clock = clock;
         this.rulesStoreName = rulesStoreName;
+        this.cardStoreName = cardStoreName;
         this.ruleDeserializer = ruleDeserializer;
     }
 
@@ -48,11 +58,17 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
     public void init(FixedKeyProcessorContext<String, TransactionDecision> context) {
         this.context = context;
         this.rules = context.getStateStore(rulesStoreName);
+        this.cards = context.getStateStore(cardStoreName);
     }
 
     @Override
     public void process(FixedKeyRecord<String, TransactionAuthorizationRequested> record) {
-        context.forward(record.withValue(DecisionTopology.decide(record.value(), currentRules(), clock)));
+        TransactionAuthorizationRequested request = record.value();
+        CardActivity before = cards.get(request.getCardToken());
+        CardActivity after = CardActivities.record(before == null ? CardActivities.empty(request.getCardToken()) : before, request);
+        cards.put(request.getCardToken(), after);
+        Features features = new Features(CardActivities.features(after, request));
+        context.forward(record.withValue(DecisionTopology.decide(request, features, currentRules(), clock)));
     }
 
     private RuleSet currentRules() {

@@ -3,9 +3,11 @@ package io.streamhouse.detection.decision;
 import io.streamhouse.detection.streams.DeadLetters;
 import io.streamhouse.domain.decision.Decision;
 import io.streamhouse.domain.decision.Decisions;
+import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
@@ -15,13 +17,19 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
 import java.util.Objects;
 
 /**
- * Decides every authorization request: {@code payments.transactions.requested} → rules in force →
- * {@code payments.transactions.decisions}.
+ * Decides every authorization request: {@code payments.transactions.requested} → the card's always-current
+ * activity + the rules in force → {@code payments.transactions.decisions}.
+ * <p>
+ * Requests are keyed by card token, so one card's payments arrive in order on one partition and its state
+ * ({@value #CARD_ACTIVITY_STORE}, changelogged) is local: no repartition, which under exactly-once would cost a
+ * transaction commit per hop. A request keyed otherwise is dead-lettered. Decisions are re-keyed by transaction id
+ * on the way out.
  * <p>
  * The rules are data: the compacted {@code rules.definitions} topic is read into a global store on every instance,
  * and each request is decided by the rule set in that store when the request is processed, so a new rule version
@@ -31,6 +39,8 @@ import java.util.Objects;
 public final class DecisionTopology {
     /** Global store of the latest definition of each rule (raw Avro, decoded when the rule set is built). */
     public static final String RULES_STORE = "rules-definitions-global";
+    /** Recent payments per card (by card token), from which the card features are computed. */
+    public static final String CARD_ACTIVITY_STORE = "card-activity";
     static final String NAME = "decisions";
 
     /** @param clock the decider's wall clock, used only for the latency field of each decision */
@@ -52,18 +62,23 @@ public final class DecisionTopology {
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("rules-source"),
                 Materialized.as(RULES_STORE));
 
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CARD_ACTIVITY_STORE),
+                Serdes.String(), serdes.stateSerde(CardActivity.class)));
+
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
-        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(), "requests")
-                .processValues(() -> new DecideProcessor(config.clock(), RULES_STORE, ruleSerde.deserializer()),
-                        Named.as(NAME + "-decide"))
+        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
+                        TransactionAuthorizationRequested::getCardToken, "requests")
+                .processValues(() -> new DecideProcessor(config.clock(), RULES_STORE, CARD_ACTIVITY_STORE, ruleSerde.deserializer()),
+                        Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
+                .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .to(Topics.TRANSACTION_DECISIONS.name(),
                         Produced.with(Serdes.String(), decisionSerde).withName(NAME + "-sink"));
     }
 
     /** What {@link DecideProcessor} does for one request, without Kafka Streams around it. */
-    static TransactionDecision decide(TransactionAuthorizationRequested request, RuleSet rules, Clock clock) {
-        Decision decision = rules.decide(request);
+    static TransactionDecision decide(TransactionAuthorizationRequested request, Features features, RuleSet rules, Clock clock) {
+        Decision decision = rules.decide(request, features);
         return Decisions.toEvent(request, decision, clock.instant());
     }
 

@@ -15,14 +15,17 @@ import org.apache.kafka.streams.kstream.Produced;
 public final class DeadLetters {
 
     /**
-     * @param name prefix for every processor this adds (processor names are part of the topology's contract)
-     * @return the records that decoded, in their original order
+     * @param name        prefix for every processor this adds (processor names are part of the topology's contract)
+     * @param expectedKey the record key a value must have (its aggregate id); a record keyed otherwise would land
+     *                    in the wrong partition's state, so it is dead-lettered with the reason
+     * @return the records that decoded and are keyed as expected, in their original order
      */
     public static <V> KStream<String, V> readOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
-                                                          Deserializer<V> deserializer, String name) {
+                                                          Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey,
+                                                          String name) {
         KStream<String, Decoded<V>> decoded = builder
                 .stream(topic.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
-                .processValues(() -> new DecodeOrDeadLetter<>(deserializer, name + "-decode"), Named.as(name + "-decode"));
+                .processValues(() -> new DecodeOrDeadLetter<>(deserializer, expectedKey, name + "-decode"), Named.as(name + "-decode"));
         var branches = decoded.split(Named.as(name + "-"))
                 .branch((k, v) -> v.isOk(), Branched.as("ok"))
                 .defaultBranch(Branched.as("dead"));

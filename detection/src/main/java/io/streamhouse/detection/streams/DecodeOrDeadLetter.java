@@ -24,11 +24,13 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
     private static final Logger LOG = LoggerFactory.getLogger(DecodeOrDeadLetter.class);
 
     private final Deserializer<V> deserializer;
+    private final java.util.function.Function<V, String> expectedKey;
     private final String processorName;
     private FixedKeyProcessorContext<String, Decoded<V>> context;
 
-    DecodeOrDeadLetter(Deserializer<V> deserializer, String processorName) {
+    DecodeOrDeadLetter(Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey, String processorName) {
         this.deserializer = deserializer;
+        this.expectedKey = expectedKey;
         this.processorName = processorName;
     }
 
@@ -50,6 +52,12 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
             V value = deserializer.deserialize(meta.topic(), record.headers(), raw);
             if (value == null) {
                 forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), "deserializer returned null", null);
+                return;
+            }
+            String key = expectedKey.apply(value);
+            if (!key.equals(record.key())) {
+                forwardFailed(record, meta.topic(), meta.partition(), meta.offset(),
+                        "record key '" + record.key() + "' is not the event's aggregate id '" + key + "'", null);
                 return;
             }
             context.forward(record.withValue(Decoded.ok(value)));

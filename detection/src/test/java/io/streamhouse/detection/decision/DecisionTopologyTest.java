@@ -80,12 +80,12 @@ class DecisionTopologyTest {
     @Test
     void largePaymentIsHeldForReviewWithItsReason() {
         givenDefaultRules();
-        requests.pipeInput("tx-1", payment("tx-1", "1500.00"));
+        requests.pipeInput(Cards.ALICE, payment("tx-1", "1500.00"));
 
         var decision = decisions.readKeyValue();
         assertThat(decision.key).isEqualTo("tx-1");
         assertThat(decision.value.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.value.getRuleSetVersion()).isEqualTo(3);
+        assertThat(decision.value.getRuleSetVersion()).isEqualTo(6);
         assertThat(decision.value.getReasons()).singleElement().satisfies(r -> {
             assertThat(r.getRuleId()).isEqualTo("large-amount-review");
             assertThat(r.getFacts()).containsEntry("amount", "1500.0000");
@@ -96,7 +96,7 @@ class DecisionTopologyTest {
 
     @Test
     void withNoRulesPublishedEverythingIsAllowedAtRuleSetVersionZero() {
-        requests.pipeInput("tx-2", payment("tx-2", "50000"));
+        requests.pipeInput(Cards.ALICE, payment("tx-2", "50000"));
         var decision = decisions.readValue();
         assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
         assertThat(decision.getRuleSetVersion()).isZero();
@@ -105,18 +105,18 @@ class DecisionTopologyTest {
     @Test
     void aNewRuleVersionAppliesFromTheNextRequestWithoutRestart() {
         givenDefaultRules();
-        requests.pipeInput("tx-a", payment("tx-a", "600"));
+        requests.pipeInput(Cards.ALICE, payment("tx-a", "600"));
         RuleDefinition lowered = RuleDefinition.newBuilder(DefaultRules.definitions().get(0)).setVersion(2)
                 .setParameters(Map.of("threshold", "500", "currency", "EUR")).build();
         rules.pipeInput(lowered.getRuleId(), lowered);
-        requests.pipeInput("tx-b", payment("tx-b", "600"));
+        requests.pipeInput(Cards.ALICE, payment("tx-b", "600"));
 
         var before = decisions.readValue();
         var after = decisions.readValue();
         assertThat(before.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
-        assertThat(before.getRuleSetVersion()).isEqualTo(3);
+        assertThat(before.getRuleSetVersion()).isEqualTo(6);
         assertThat(after.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(after.getRuleSetVersion()).isEqualTo(4);
+        assertThat(after.getRuleSetVersion()).isEqualTo(7);
         assertThat(after.getReasons().get(0).getRuleVersion()).isEqualTo(2);
     }
 
@@ -125,7 +125,7 @@ class DecisionTopologyTest {
         givenDefaultRules();
         byte[] garbage = "{\"amount\": 12}".getBytes(StandardCharsets.UTF_8);
         rawRequests.pipeInput("tx-bad", garbage);
-        requests.pipeInput("tx-good", payment("tx-good", "10"));
+        requests.pipeInput(Cards.ALICE, payment("tx-good", "10"));
 
         TestRecord<String, byte[]> dead = deadLetters.readRecord();
         assertThat(dead.key()).isEqualTo("tx-bad");
@@ -141,10 +141,51 @@ class DecisionTopologyTest {
         givenDefaultRules();
         driver.createInputTopic(Topics.RULES.name(), new StringSerializer(), Serdes.ByteArray().serializer())
                 .pipeInput("junk-rule", new byte[]{0, 0, 0, 0, 99, 1});
-        requests.pipeInput("tx-3", payment("tx-3", "2000"));
+        requests.pipeInput(Cards.ALICE, payment("tx-3", "2000"));
         var decision = decisions.readValue();
         assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.getRuleSetVersion()).isEqualTo(3);
+        assertThat(decision.getRuleSetVersion()).isEqualTo(6);
+    }
+
+    @Test
+    void theFifthPaymentOfACardWithinAMinuteIsHeldAndTheCardsStateIsKept() {
+        givenDefaultRules();
+        for (int i = 0; i < 5; i++) {
+            requests.pipeInput(Cards.ALICE, SampleEvents.transaction("v-" + i, Cards.ALICE, "5", "EUR",
+                    Merchants.GROCER_ROTTERDAM, Times.T0.plusSeconds(10L * i)));
+        }
+        requests.pipeInput(Cards.BOB, SampleEvents.transaction("v-bob", Cards.BOB, "5", "EUR",
+                Merchants.GROCER_ROTTERDAM, Times.T0.plusSeconds(41)));
+        var outcomes = decisions.readKeyValuesToMap();
+        assertThat(outcomes).containsOnlyKeys("v-0", "v-1", "v-2", "v-3", "v-4", "v-bob");
+        assertThat(outcomes.get("v-3").getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(outcomes.get("v-4").getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(outcomes.get("v-4").getReasons().get(0).getRuleId()).isEqualTo("card-velocity-1m-review");
+        assertThat(outcomes.get("v-bob").getOutcome()).as("another card has its own state").isEqualTo(DecisionOutcome.ALLOW);
+
+        var store = driver.<String, io.streamhouse.domain.state.CardActivity>getKeyValueStore(DecisionTopology.CARD_ACTIVITY_STORE);
+        assertThat(store.get(Cards.ALICE).getEntries()).hasSize(5);
+        assertThat(store.get(Cards.BOB).getEntries()).hasSize(1);
+    }
+
+    @Test
+    void paymentsSpreadOverMoreThanAMinuteAreNotAVelocityBurst() {
+        givenDefaultRules();
+        for (int i = 0; i < 5; i++) {
+            requests.pipeInput(Cards.ALICE, SampleEvents.transaction("s-" + i, Cards.ALICE, "5", "EUR",
+                    Merchants.GROCER_ROTTERDAM, Times.T0.plusSeconds(15L * i)));
+        }
+        assertThat(decisions.readValuesToList()).extracting(TransactionDecision::getOutcome)
+                .containsOnly(DecisionOutcome.ALLOW);
+    }
+
+    @Test
+    void aRequestNotKeyedByItsCardIsDeadLetteredBecauseItWouldMissTheCardsState() {
+        givenDefaultRules();
+        requests.pipeInput("tx-keyed-wrong", payment("tx-keyed-wrong", "10"));
+        assertThat(decisions.isEmpty()).isTrue();
+        var dead = deadLetters.readRecord();
+        assertThat(header(dead, DeadLetterHeaders.REASON)).contains("not the event's aggregate id").contains(Cards.ALICE);
     }
 
     private static String header(TestRecord<String, byte[]> r, String name) {

@@ -17,7 +17,7 @@ public record AmountThresholdRule(String id, int version, DecisionOutcome outcom
     public static final String KIND = "amount-threshold";
 
     @Override
-    public Optional<RuleHit> evaluate(TransactionAuthorizationRequested request) {
+    public Optional<RuleHit> evaluate(TransactionAuthorizationRequested request, Features features) {
         var amount = request.getAmount();
         if (!amount.getCurrency().equals(currency) || amount.getAmount().compareTo(threshold) < 0) {
             return Optional.empty();

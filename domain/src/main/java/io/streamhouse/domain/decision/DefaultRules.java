@@ -27,7 +27,16 @@ public final class DefaultRules {
                         "A single payment of EUR 10,000 or more is blocked."),
                 definition("high-risk-merchant-review", MerchantCategoryRule.KIND, DecisionOutcome.REVIEW,
                         Map.of("mccs", "6051,7995"),
-                        "Quasi-cash (6051) and gambling (7995) merchants are held for review."));
+                        "Quasi-cash (6051) and gambling (7995) merchants are held for review."),
+                definition("card-velocity-1m-review", CardVelocityRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("window", "1m", "maxCount", "5"),
+                        "Five or more payments on one card within a minute are held for review."),
+                definition("card-spend-24h-review", CardSpendRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("window", "24h", "threshold", "5000.00", "currency", "EUR"),
+                        "A card that has spent EUR 5,000 or more within 24 hours is held for review."),
+                definition("card-countries-1h-block", CardCountriesRule.KIND, DecisionOutcome.BLOCK,
+                        Map.of("window", "1h", "maxCountries", "3"),
+                        "A card used with merchants in three or more countries within an hour is blocked."));
     }
 
     public static RuleSet ruleSet() {

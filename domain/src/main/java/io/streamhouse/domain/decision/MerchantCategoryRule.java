@@ -18,7 +18,7 @@ public record MerchantCategoryRule(String id, int version, DecisionOutcome outco
     }
 
     @Override
-    public Optional<RuleHit> evaluate(TransactionAuthorizationRequested request) {
+    public Optional<RuleHit> evaluate(TransactionAuthorizationRequested request, Features features) {
         String mcc = request.getMerchant().getMcc();
         if (!categoryCodes.contains(mcc)) {
             return Optional.empty();

@@ -37,10 +37,10 @@ public record RuleSet(long version, List<Rule> rules) {
         return new RuleSet(version, rules);
     }
 
-    public Decision decide(TransactionAuthorizationRequested request) {
+    public Decision decide(TransactionAuthorizationRequested request, Features features) {
         List<RuleHit> hits = new ArrayList<>();
         for (Rule rule : rules) {
-            Optional<RuleHit> hit = rule.evaluate(request);
+            Optional<RuleHit> hit = rule.evaluate(request, features);
             hit.ifPresent(hits::add);
         }
         return Decision.of(hits, version);

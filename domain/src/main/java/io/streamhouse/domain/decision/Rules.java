@@ -14,6 +14,9 @@ public final class Rules {
     private static final Pattern MCC = Pattern.compile("\\d{4}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
     private static final Pattern RULE_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    /** Every rule kind a definition may name. */
+    public static final java.util.List<String> KINDS = java.util.List.of(AmountThresholdRule.KIND, MerchantCategoryRule.KIND,
+            CardVelocityRule.KIND, CardSpendRule.KIND, CardCountriesRule.KIND);
 
     public static Rule fromDefinition(RuleDefinition definition) {
         validateCommon(definition);
@@ -23,8 +26,14 @@ public final class Rules {
                     definition.getOutcome(), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case MerchantCategoryRule.KIND -> new MerchantCategoryRule(definition.getRuleId(), definition.getVersion(),
                     definition.getOutcome(), mccList(p, "mccs"));
-            default -> throw new InvalidRuleException("kind",
-                    "unknown rule kind '" + definition.getKind() + "'; known: " + AmountThresholdRule.KIND + ", " + MerchantCategoryRule.KIND);
+            case CardVelocityRule.KIND -> new CardVelocityRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCount"));
+            case CardSpendRule.KIND -> new CardSpendRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), window(p, "window"), positiveDecimal(p, "threshold"), currency(p, "currency"));
+            case CardCountriesRule.KIND -> new CardCountriesRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCountries"));
+            default -> throw new InvalidRuleException("kind", "unknown rule kind '" + definition.getKind() + "'; known: "
+                    + String.join(", ", KINDS));
         };
     }
 
@@ -66,6 +75,30 @@ public final class Rules {
             return value;
         } catch (NumberFormatException e) {
             throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a decimal number");
+        }
+    }
+
+    private static int positiveInt(Map<String, String> p, String name) {
+        String raw = required(p, name);
+        try {
+            int value = Integer.parseInt(raw);
+            if (value < 1) {
+                throw new InvalidRuleException("parameters." + name, "must be at least 1, was " + raw);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a whole number");
+        }
+    }
+
+    private static FeatureWindow window(Map<String, String> p, String name) {
+        try {
+            return FeatureWindow.parse(required(p, name));
+        } catch (IllegalArgumentException e) {
+            if (e instanceof InvalidRuleException invalid) {
+                throw invalid;
+            }
+            throw new InvalidRuleException("parameters." + name, e.getMessage());
         }
     }
 

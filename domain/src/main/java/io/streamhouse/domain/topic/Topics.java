@@ -34,7 +34,7 @@ public final class Topics {
     public static final Topic<String, TransactionAuthorizationRequested> TRANSACTION_REQUESTS = new Topic<>(
             "payments.transactions.requested", String.class, TransactionAuthorizationRequested.class, 6,
             CleanupPolicy.DELETE, FOREVER,
-            "Card authorization requests (tokenized card), keyed by transaction id.");
+            "Card authorization requests (tokenized card), keyed by card token so a card's payments stay in order.");
 
     public static final Topic<String, TransactionDecision> TRANSACTION_DECISIONS = new Topic<>(
             "payments.transactions.decisions", String.class, TransactionDecision.class, 6,

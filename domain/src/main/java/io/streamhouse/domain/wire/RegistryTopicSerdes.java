@@ -36,4 +36,10 @@ public final class RegistryTopicSerdes implements TopicSerdes {
             return new AvroSerde(client, type, false);
         });
     }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V extends SpecificRecord> Serde<V> stateSerde(Class<V> type) {
+        return (Serde<V>) serdes.computeIfAbsent("state:" + type.getName(), k -> new AvroSerde<>(client, type, false));
+    }
 }

@@ -23,19 +23,24 @@ class RuleSetTest {
         return SampleEvents.transaction("tx-" + amount, Cards.ALICE, amount, currency, m, Times.T0);
     }
 
+    /** A decision for a card's first payment: no history besides the payment itself. */
+    private static Decision alone(RuleSet rules, TransactionAuthorizationRequested tx) {
+        return rules.decide(tx, new Features(CardFeatures.firstPayment(tx.getAmount().getAmount())));
+    }
+
     @Test
     void smallGroceryPaymentIsAllowedWithoutReasons() {
-        Decision d = DefaultRules.ruleSet().decide(payment("12.50", "EUR", Merchants.GROCER_ROTTERDAM));
+        Decision d = alone(DefaultRules.ruleSet(), payment("12.50", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d).isInstanceOf(Decision.Allow.class);
         assertThat(d.reasons()).isEmpty();
-        assertThat(d.ruleSetVersion()).isEqualTo(3);
+        assertThat(d.ruleSetVersion()).isEqualTo(6);
     }
 
     @Test
     void thresholdIsInclusive() {
-        assertThat(DefaultRules.ruleSet().decide(payment("999.99", "EUR", Merchants.JEWELLER_ANTWERP)).outcome())
+        assertThat(alone(DefaultRules.ruleSet(), payment("999.99", "EUR", Merchants.JEWELLER_ANTWERP)).outcome())
                 .isEqualTo(DecisionOutcome.ALLOW);
-        Decision d = DefaultRules.ruleSet().decide(payment("1000.00", "EUR", Merchants.JEWELLER_ANTWERP));
+        Decision d = alone(DefaultRules.ruleSet(), payment("1000.00", "EUR", Merchants.JEWELLER_ANTWERP));
         assertThat(d).isInstanceOf(Decision.Review.class);
         assertThat(d.reasons()).singleElement().satisfies(r -> {
             assertThat(r.ruleId()).isEqualTo("large-amount-review");
@@ -46,15 +51,16 @@ class RuleSetTest {
 
     @Test
     void strictestOutcomeWinsAndEveryReasonIsKept() {
-        Decision d = DefaultRules.ruleSet().decide(payment("25000", "EUR", Merchants.CASINO_MALTA));
+        Decision d = alone(DefaultRules.ruleSet(), payment("25000", "EUR", Merchants.CASINO_MALTA));
         assertThat(d).isInstanceOf(Decision.Block.class);
         assertThat(d.reasons()).extracting(RuleHit::ruleId)
-                .containsExactly("very-large-amount-block", "high-risk-merchant-review", "large-amount-review");
+                .containsExactly("very-large-amount-block", "card-spend-24h-review", "high-risk-merchant-review",
+                        "large-amount-review");
     }
 
     @Test
     void otherCurrenciesAreNotConvertedSoTheEuroRuleDoesNotFire() {
-        assertThat(DefaultRules.ruleSet().decide(payment("50000", "USD", Merchants.GROCER_ROTTERDAM)).outcome())
+        assertThat(alone(DefaultRules.ruleSet(), payment("50000", "USD", Merchants.GROCER_ROTTERDAM)).outcome())
                 .isEqualTo(DecisionOutcome.ALLOW);
     }
 
@@ -65,8 +71,8 @@ class RuleSetTest {
                 .setParameters(new HashMap<>(java.util.Map.of("threshold", "500", "currency", "EUR"))).build();
         defs.add(v2);
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(4);
-        Decision d = set.decide(payment("600", "EUR", Merchants.GROCER_ROTTERDAM));
+        assertThat(set.version()).isEqualTo(7);
+        Decision d = alone(set, payment("600", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d.reasons()).singleElement().satisfies(r -> assertThat(r.ruleVersion()).isEqualTo(2));
     }
 
@@ -75,8 +81,8 @@ class RuleSetTest {
         List<RuleDefinition> defs = new ArrayList<>(DefaultRules.definitions());
         defs.add(RuleDefinition.newBuilder(defs.get(2)).setVersion(2).setEnabled(false).build());
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(4);
-        assertThat(set.decide(payment("5", "EUR", Merchants.CASINO_MALTA)).outcome()).isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(set.version()).isEqualTo(7);
+        assertThat(alone(set, payment("5", "EUR", Merchants.CASINO_MALTA)).outcome()).isEqualTo(DecisionOutcome.ALLOW);
     }
 
     @Test
@@ -95,13 +101,20 @@ class RuleSetTest {
         assertThatThrownBy(() -> Rules.validate(RuleDefinition.newBuilder(DefaultRules.definitions().get(2))
                 .setParameters(java.util.Map.of("mccs", "7995,79x5")).build()))
                 .isInstanceOfSatisfying(InvalidRuleException.class, e -> assertThat(e.field()).isEqualTo("parameters.mccs"));
+        RuleDefinition velocity = DefaultRules.definitions().get(3);
+        assertThatThrownBy(() -> Rules.validate(RuleDefinition.newBuilder(velocity)
+                .setParameters(java.util.Map.of("window", "5m", "maxCount", "5")).build()))
+                .isInstanceOfSatisfying(InvalidRuleException.class, e -> assertThat(e.field()).isEqualTo("parameters.window"));
+        assertThatThrownBy(() -> Rules.validate(RuleDefinition.newBuilder(velocity)
+                .setParameters(java.util.Map.of("window", "1m", "maxCount", "many")).build()))
+                .isInstanceOfSatisfying(InvalidRuleException.class, e -> assertThat(e.field()).isEqualTo("parameters.maxCount"));
     }
 
     @Test
     void decisionEventIsDeterministicExceptForLatency() {
         var tx = payment("1500", "EUR", Merchants.GROCER_ROTTERDAM);
-        var first = Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx), Times.T0.plusMillis(40));
-        var replayed = Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx), Times.T0.plusSeconds(3600));
+        var first = Decisions.toEvent(tx, alone(DefaultRules.ruleSet(), tx), Times.T0.plusMillis(40));
+        var replayed = Decisions.toEvent(tx, alone(DefaultRules.ruleSet(), tx), Times.T0.plusSeconds(3600));
         assertThat(replayed.getEnvelope().getEventId()).isEqualTo(first.getEnvelope().getEventId());
         assertThat(replayed.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
         assertThat(replayed.getReasons()).isEqualTo(first.getReasons());

@@ -24,9 +24,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SchemaCompatibilityTest {
     static final Path HISTORY = Path.of("src/main/schema-history");
 
+    /** Every governed schema: events and stored state, with the version this build writes. */
+    record Governed(String name, Schema schema, int version) {
+    }
+
+    static Stream<Governed> governed() {
+        return Stream.concat(
+                EventTypes.all().stream().map(t -> new Governed(t.name(), t.schema(), t.version())),
+                StateSchemas.all().stream().map(t -> new Governed(t.name(), t.schema(), t.version())));
+    }
+
     @TestFactory
     Stream<DynamicTest> currentSchemaIsFullyCompatibleWithEveryReleasedVersion() {
-        return EventTypes.all().stream().map(type -> DynamicTest.dynamicTest(type.name(), () -> {
+        return governed().map(type -> DynamicTest.dynamicTest(type.name(), () -> {
             List<Path> versions = releasedVersions(type);
             assertThat(versions).as("released versions of %s", type.schema().getFullName()).isNotEmpty();
             for (Path released : versions) {
@@ -39,7 +49,7 @@ class SchemaCompatibilityTest {
 
     @TestFactory
     Stream<DynamicTest> newestReleasedVersionIsTheOneThisBuildDeclares() {
-        return EventTypes.all().stream().map(type -> DynamicTest.dynamicTest(type.name(), () -> {
+        return governed().map(type -> DynamicTest.dynamicTest(type.name(), () -> {
             List<Path> versions = releasedVersions(type);
             Path newest = versions.get(versions.size() - 1);
             assertThat(newest.getFileName().toString()).isEqualTo("v" + type.version() + ".avsc");
@@ -66,7 +76,7 @@ class SchemaCompatibilityTest {
                 .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
     }
 
-    private static List<Path> releasedVersions(EventTypes type) throws IOException {
+    private static List<Path> releasedVersions(Governed type) throws IOException {
         Path dir = HISTORY.resolve(type.schema().getFullName());
         if (!Files.isDirectory(dir)) {
             return List.of();

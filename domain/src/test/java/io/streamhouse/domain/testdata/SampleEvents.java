@@ -1,6 +1,8 @@
 package io.streamhouse.domain.testdata;
 
+import io.streamhouse.domain.decision.CardFeatures;
 import io.streamhouse.domain.decision.DefaultRules;
+import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.event.Address;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.AlertCategory;
@@ -41,7 +43,7 @@ public final class SampleEvents {
     public static TransactionAuthorizationRequested transaction(String id, String card, String amount, String currency,
                                                                 Merchant merchant, Instant at) {
         return TransactionAuthorizationRequested.newBuilder()
-                .setEnvelope(envelope("evt-" + id, id, at, TransactionAuthorizationRequested.class))
+                .setEnvelope(envelope("evt-" + id, card, at, TransactionAuthorizationRequested.class))
                 .setTransactionId(id)
                 .setCardToken(card)
                 .setCustomerId("c-1")
@@ -80,7 +82,8 @@ public final class SampleEvents {
                                 .build())
                         .build(),
                 tx,
-                Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx), t.plusMillis(20)),
+                Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx, new Features(CardFeatures.firstPayment(tx.getAmount().getAmount()))),
+                        t.plusMillis(20)),
                 VehicleTelemetry.newBuilder()
                         .setEnvelope(envelope("evt-v1", "truck-7", t, VehicleTelemetry.class))
                         .setVehicleId("truck-7").setPosition(Hubs.ANTWERP_POS).setSpeedKmh(72.5).setCoolantTempC(91.0)

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * Turns one JSON authorization request into the event, or records why not. The card arrives either as a
  * {@code card.number} (tokenized here, never kept) or as an already issued {@code card.token}.
  * The event id is derived from the transaction id, so a retried request yields the same event id and downstream
- * de-duplication recognises it.
+ * de-duplication recognises it. The event's key (and Kafka record key) is the card token: one card's payments stay
+ * in order on one partition, where the decision topology keeps the card's state.
  */
 public final class TransactionRequestParser {
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
@@ -76,7 +77,7 @@ public final class TransactionRequestParser {
         }
         return TransactionAuthorizationRequested.newBuilder()
                 .setEnvelope(Envelopes.create(Envelopes.derivedEventId("transaction-requested", transactionId),
-                        transactionId, occurredAt, recordedAt, SOURCE,
+                        cardToken, occurredAt, recordedAt, SOURCE,
                         EventTypes.versionOf(TransactionAuthorizationRequested.class), null))
                 .setTransactionId(transactionId)
                 .setCardToken(cardToken)

@@ -77,7 +77,7 @@ public class TransactionResource {
             throw new ValidationException(fields.errors());
         }
         var written = log.publish(Topics.TRANSACTION_REQUESTS,
-                events.stream().map(e -> Map.entry(e.getTransactionId(), e)).toList());
+                events.stream().map(e -> Map.entry(e.getCardToken(), e)).toList());
         List<Accepted> accepted = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
             var e = events.get(i);

@@ -19,8 +19,6 @@ import java.util.SplittableRandom;
  */
 public final class DemoTransactions {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Test card numbers (Luhn-valid, issued for testing by the card schemes); tokenized by ingest. */
-    private static final String[] CARDS = {"4111111111111111", "5555555555554444", "4000056655665556", "378282246310005"};
     private static final String[][] MERCHANTS = {
             {"m-grocer-rtm", "Verse Markt Rotterdam", "5411", "NL"},
             {"m-books-ams", "Boekhandel Amsterdam", "5942", "NL"},
@@ -55,7 +53,8 @@ public final class DemoTransactions {
             ObjectNode body = JSON.createObjectNode();
             body.put("transactionId", id);
             body.put("occurredAt", start.plus(Duration.ofMillis(250L * i)).toString());
-            body.putObject("card").put("number", CARDS[random.nextInt(CARDS.length)]);
+            // One card per payment: the demo checks single-payment rules, so no card may build up velocity or spend.
+            body.putObject("card").put("number", cardNumber(seed, i));
             body.put("customerId", "c-" + (1 + random.nextInt(20)));
             ObjectNode m = body.putObject("merchant");
             m.put("id", merchant[0]).put("name", merchant[1]).put("mcc", merchant[2]).put("country", merchant[3]);
@@ -66,6 +65,26 @@ public final class DemoTransactions {
             out.add(new DemoTransaction(id, body, expected));
         }
         return out;
+    }
+
+    /**
+     * A Luhn-valid 16-digit number in the 4000 00.. range, unique per (seed, index); tokenized by ingest, sent to
+     * loopback only.
+     */
+    static String cardNumber(long seed, int index) {
+        String body = "400000" + String.format("%09d", Math.floorMod(seed * 1_000_003L + index, 1_000_000_000L));
+        int sum = 0;
+        for (int i = 0; i < body.length(); i++) {
+            int d = body.charAt(body.length() - 1 - i) - '0';
+            if (i % 2 == 0) {
+                d *= 2;
+                if (d > 9) {
+                    d -= 9;
+                }
+            }
+            sum += d;
+        }
+        return body + ((10 - sum % 10) % 10);
     }
 
     private static BigDecimal money(SplittableRandom random, int min, int max) {

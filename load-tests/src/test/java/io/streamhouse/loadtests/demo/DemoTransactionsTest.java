@@ -18,6 +18,28 @@ class DemoTransactionsTest {
     }
 
     @Test
+    void everyPaymentHasItsOwnValidCardNumber() {
+        var numbers = DemoTransactions.generate(42, 500, START).stream()
+                .map(t -> t.body().get("card").get("number").asText()).toList();
+        assertThat(numbers).doesNotHaveDuplicates().allMatch(DemoTransactionsTest::luhn).allMatch(n -> n.length() == 16);
+    }
+
+    static boolean luhn(String pan) {
+        int sum = 0;
+        for (int i = 0; i < pan.length(); i++) {
+            int d = pan.charAt(pan.length() - 1 - i) - '0';
+            if (i % 2 == 1) {
+                d *= 2;
+                if (d > 9) {
+                    d -= 9;
+                }
+            }
+            sum += d;
+        }
+        return sum % 10 == 0;
+    }
+
+    @Test
     void plantsEveryOutcomeAtRoughlyTheSetRates() {
         var byOutcome = DemoTransactions.generate(42, 2000, START).stream()
                 .collect(Collectors.groupingBy(DemoTransaction::expected, Collectors.counting()));

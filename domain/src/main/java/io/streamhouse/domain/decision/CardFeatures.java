@@ -1,0 +1,37 @@
+package io.streamhouse.domain.decision;
+
+import java.math.BigDecimal;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * What is known about a card at the moment of one request (by event time), the request itself included: how many
+ * payments and how much money in the request's currency over each window, and how many distinct merchants and
+ * merchant countries over each window. Payments in other currencies count in the counts, not in the spend.
+ */
+public record CardFeatures(Map<FeatureWindow, Integer> count, Map<FeatureWindow, BigDecimal> spend,
+                           Map<FeatureWindow, Integer> distinctMerchants, Map<FeatureWindow, Integer> distinctCountries) {
+
+    public CardFeatures {
+        count = Map.copyOf(count);
+        spend = Map.copyOf(spend);
+        distinctMerchants = Map.copyOf(distinctMerchants);
+        distinctCountries = Map.copyOf(distinctCountries);
+        for (FeatureWindow w : FeatureWindow.values()) {
+            if (!count.containsKey(w) || !spend.containsKey(w) || !distinctMerchants.containsKey(w) || !distinctCountries.containsKey(w)) {
+                throw new IllegalArgumentException("every feature needs a value for window " + w.label());
+            }
+        }
+    }
+
+    /** Features of a card with no history but the request itself. */
+    public static CardFeatures firstPayment(BigDecimal amount) {
+        Map<FeatureWindow, Integer> one = new EnumMap<>(FeatureWindow.class);
+        Map<FeatureWindow, BigDecimal> spend = new EnumMap<>(FeatureWindow.class);
+        for (FeatureWindow w : FeatureWindow.values()) {
+            one.put(w, 1);
+            spend.put(w, amount);
+        }
+        return new CardFeatures(one, spend, one, one);
+    }
+}

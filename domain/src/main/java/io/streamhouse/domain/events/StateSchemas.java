@@ -1,0 +1,35 @@
+package io.streamhouse.domain.events;
+
+import io.streamhouse.domain.state.CardActivity;
+import org.apache.avro.Schema;
+
+import java.util.List;
+
+/**
+ * Schemas of state that processors keep in stores and so write to changelog topics. They are not events, but a
+ * restore reads old changelog records with the current schema, so they are governed like events: released versions
+ * in {@code src/main/schema-history}, checked by the same compatibility test.
+ */
+public enum StateSchemas {
+    CARD_ACTIVITY(CardActivity.getClassSchema(), 1);
+
+    private final Schema schema;
+    private final int version;
+
+    StateSchemas(Schema schema, int version) {
+        this.schema = schema;
+        this.version = version;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    public int version() {
+        return version;
+    }
+
+    public static List<StateSchemas> all() {
+        return List.of(values());
+    }
+}
