@@ -2,26 +2,18 @@ package io.streamhouse.api;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.testdata.Cards;
 import io.streamhouse.domain.testdata.Merchants;
 import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.testdata.Times;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.domain.wire.AvroSerializer;
-import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.platform.junit.QuarkusPlatformResource;
 import io.streamhouse.platform.SharedPlatform;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -41,30 +33,17 @@ import static org.hamcrest.Matchers.hasItem;
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class DecisionSliceTest {
 
-    private static void send(String cardToken, byte[] value) throws Exception {
-        awaitReady();
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedPlatform.get().bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), cardToken, value)).get();
-        }
-    }
-
-    private static byte[] avro(TransactionAuthorizationRequested request) {
-        var client = new CachingSchemaRegistryClient(SharedPlatform.get().schemaRegistryUrl().toString());
-        return new AvroSerializer<>(client, TransactionAuthorizationRequested.class, false)
-                .serialize(Topics.TRANSACTION_REQUESTS.name(), request);
-    }
-
     @Test
     void requestOnTheLogIsDecidedAndExplainedOverHttp() throws Exception {
-        send(Cards.STOLEN, avro(SampleEvents.transaction("slice-1", Cards.STOLEN, "25000", "EUR", Merchants.CASINO_MALTA, Times.T0)));
+        RequestLog.awaitReady();
+        long rulesInForce = get("/v1/rules").then().extract().jsonPath().getLong("ruleSetVersion");
+        RequestLog.send(SampleEvents.transaction("slice-1", Cards.STOLEN, "25000", "EUR", Merchants.CASINO_MALTA, Times.T0));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 get("/v1/transactions/slice-1/decision").then().statusCode(200));
         get("/v1/transactions/slice-1/decision").then()
                 .body("outcome", equalTo("BLOCK"))
-                .body("ruleSetVersion", equalTo(6))
+                .body("ruleSetVersion", equalTo((int) rulesInForce))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
                 .body("reasons.ruleId", hasItem("high-risk-merchant-review"))
                 .body("reasons.find { it.ruleId == 'very-large-amount-block' }.facts.amount", equalTo("25000.0000"));
@@ -73,9 +52,9 @@ class DecisionSliceTest {
     @Test
     void unreadableRequestIsDeadLetteredAndTheNextIsStillDecided() throws Exception {
         byte[] garbage = "not avro at all".getBytes(StandardCharsets.UTF_8);
-        send("card-of-the-garbage", garbage);
-        send(Cards.ALICE, avro(SampleEvents.transaction("slice-after-bad", Cards.ALICE, "3", "EUR",
-                Merchants.GROCER_ROTTERDAM, Times.T0)));
+        RequestLog.send("card-of-the-garbage", garbage);
+        RequestLog.send(SampleEvents.transaction("slice-after-bad", Cards.ALICE, "3", "EUR",
+                Merchants.GROCER_ROTTERDAM, Times.T0));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 get("/v1/transactions/slice-after-bad/decision").then().statusCode(200).body("outcome", equalTo("ALLOW")));
@@ -108,12 +87,10 @@ class DecisionSliceTest {
 
     @Test
     void readyOnlyWhenStreamsRunsWithTheRulesLoaded() {
-        awaitReady();
+        RequestLog.awaitReady();
+        int rules = get("/v1/rules").then().extract().jsonPath().getList("rules").size();
+        assertThat(rules).isGreaterThanOrEqualTo(6);
         get("/q/health/ready").then().statusCode(200)
-                .body("checks.find { it.name == 'kafka-streams-running' }.data.rules", equalTo(6));
-    }
-
-    private static void awaitReady() {
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> get("/q/health/ready").then().statusCode(200));
+                .body("checks.find { it.name == 'kafka-streams-running' }.data.rules", equalTo(rules));
     }
 }

@@ -1,5 +1,6 @@
 package io.streamhouse.api.decisions;
 
+import io.streamhouse.api.http.Problems;
 import io.streamhouse.projections.DecisionLookupProjection;
 import io.streamhouse.domain.event.TransactionDecision;
 import jakarta.ws.rs.GET;
@@ -13,7 +14,6 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +23,6 @@ import java.util.regex.Pattern;
 @Path("/v1/transactions/{id}/decision")
 public class DecisionResource {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
-    private static final String PROBLEM = "application/problem+json";
     private final KafkaStreams streams;
 
     public DecisionResource(KafkaStreams streams) {
@@ -31,28 +30,22 @@ public class DecisionResource {
     }
 
     @GET
-    @Produces({MediaType.APPLICATION_JSON, PROBLEM})
+    @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
     public Response get(@PathParam("id") String id) {
         if (!ID.matcher(id).matches()) {
-            return problem(400, "Bad transaction id", "id must be 1-64 letters, digits or . _ : -");
+            return Problems.of(400, "Bad transaction id", "id must be 1-64 letters, digits or . _ : -");
         }
         TransactionDecision decision;
         try {
             decision = streams.store(StoreQueryParameters.fromNameAndType(DecisionLookupProjection.STORE,
                     QueryableStoreTypes.<String, TransactionDecision>keyValueStore())).get(id);
         } catch (InvalidStateStoreException e) {
-            return Response.fromResponse(problem(503, "Not ready", "the decision store is not queryable yet (" + streams.state() + ")"))
-                    .header("Retry-After", "1").build();
+            return Problems.notReady("the decision store", streams.state());
         }
         if (decision == null) {
-            return problem(404, "No decision", "no decision is recorded for transaction " + id
+            return Problems.of(404, "No decision", "no decision is recorded for transaction " + id
                     + " (unknown, or not decided yet: decisions follow a request within milliseconds)");
         }
         return Response.ok(DecisionView.of(decision), MediaType.APPLICATION_JSON).build();
-    }
-
-    private static Response problem(int status, String title, String detail) {
-        return Response.status(status).type(PROBLEM)
-                .entity(Map.of("type", "about:blank", "title", title, "status", status, "detail", detail)).build();
     }
 }

@@ -4,19 +4,14 @@ import io.quarkus.runtime.StartupEvent;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.decision.DefaultRules;
 import io.streamhouse.domain.event.RuleDefinition;
-import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
@@ -35,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 public class RulesBootstrap {
     private static final Logger LOG = Logger.getLogger(RulesBootstrap.class);
 
-    void onStart(@Observes StartupEvent event, ApiConfig config, TopicSerdes serdes) throws Exception {
+    void onStart(@Observes StartupEvent event, ApiConfig config, RulePublisher publisher) {
         Set<String> present = presentRuleIds(config.kafka().bootstrapServers());
         List<RuleDefinition> missing = DefaultRules.definitions().stream()
                 .filter(d -> !present.contains(d.getRuleId())).toList();
@@ -43,15 +38,7 @@ public class RulesBootstrap {
             LOG.infof("Rules topic already holds %d rule(s); no built-in rule published", present.size());
             return;
         }
-        var serializer = serdes.valueSerde(Topics.RULES).serializer();
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serializer)) {
-            for (RuleDefinition d : missing) {
-                producer.send(new ProducerRecord<>(Topics.RULES.name(), d.getRuleId(), d)).get(30, TimeUnit.SECONDS);
-            }
-        }
+        missing.forEach(publisher::publish);
         LOG.infof("Published built-in rules %s", missing.stream().map(RuleDefinition::getRuleId).toList());
     }
 

@@ -16,7 +16,10 @@ public class QuarkusPlatformResource implements QuarkusTestResourceLifecycleMana
         var platform = SharedPlatform.get();
         return Map.of(
                 "streamhouse.kafka.bootstrap-servers", platform.bootstrapServers(),
-                "streamhouse.schema-registry.url", platform.schemaRegistryUrl().toString());
+                "streamhouse.schema-registry.url", platform.schemaRegistryUrl().toString(),
+                // Streams state belongs to one cluster: a directory left by an earlier test broker holds offsets this
+                // broker never had, and a global store fails hard on them. A fresh one per platform.
+                "kafka-streams.state.dir", platform.options().dataDir().resolve("kafka-streams-state").toString());
     }
 
     @Override

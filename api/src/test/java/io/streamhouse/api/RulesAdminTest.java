@@ -1,0 +1,99 @@
+package io.streamhouse.api;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.streamhouse.domain.testdata.Cards;
+import io.streamhouse.domain.testdata.Merchants;
+import io.streamhouse.domain.testdata.SampleEvents;
+import io.streamhouse.domain.testdata.Times;
+import io.streamhouse.platform.junit.QuarkusPlatformResource;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static io.restassured.RestAssured.get;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+
+/** Rules are data: a new version published over HTTP changes decisions within seconds, without a restart. */
+@QuarkusTest
+@QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
+class RulesAdminTest {
+
+    private static long ruleSetVersion() {
+        return get("/v1/rules").then().statusCode(200).extract().jsonPath().getLong("ruleSetVersion");
+    }
+
+    @Test
+    void aPublishedRuleTakesEffectAndDecisionsCarryTheVersionTheyUsed() throws Exception {
+        RequestLog.awaitReady();
+        long before = ruleSetVersion();
+
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "merchant-category", "outcome": "BLOCK", "parameters": {"mccs": "7995"},
+                         "description": "Block gambling outright", "expectedVersion": 0}""")
+                .put("/v1/rules/it-gambling-block")
+                .then().statusCode(202).body("version", equalTo(1));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ruleSetVersion() == before + 1);
+
+        RequestLog.send(SampleEvents.transaction("rules-1", "tok_rules_card_1", "20", "EUR", Merchants.CASINO_MALTA, Times.T0));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> get("/v1/transactions/rules-1/decision").then().statusCode(200));
+        get("/v1/transactions/rules-1/decision").then()
+                .body("outcome", equalTo("BLOCK"))
+                .body("ruleSetVersion", equalTo((int) before + 1))
+                .body("reasons.find { it.ruleId == 'it-gambling-block' }.ruleVersion", equalTo(1));
+
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "merchant-category", "outcome": "BLOCK", "enabled": false, "parameters": {"mccs": "7995"},
+                         "expectedVersion": 1}""")
+                .put("/v1/rules/it-gambling-block")
+                .then().statusCode(202).body("version", equalTo(2)).body("enabled", equalTo(false));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ruleSetVersion() == before + 2);
+
+        RequestLog.send(SampleEvents.transaction("rules-2", "tok_rules_card_2", "20", "EUR", Merchants.CASINO_MALTA, Times.T0));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> get("/v1/transactions/rules-2/decision").then().statusCode(200));
+        get("/v1/transactions/rules-2/decision").then()
+                .body("outcome", equalTo("REVIEW"))
+                .body("ruleSetVersion", equalTo((int) before + 2))
+                .body("reasons.ruleId", not(hasItem("it-gambling-block")));
+        get("/v1/rules/it-gambling-block").then().statusCode(200).body("version", equalTo(2));
+    }
+
+    @Test
+    void aStaleExpectedVersionIsAConflict() {
+        RequestLog.awaitReady();
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "amount-threshold", "outcome": "REVIEW",
+                         "parameters": {"threshold": "1000.00", "currency": "EUR"}, "expectedVersion": 0}""")
+                .put("/v1/rules/large-amount-review")
+                .then().statusCode(409).contentType("application/problem+json");
+    }
+
+    @Test
+    void anInvalidDefinitionIsRefusedNamingTheFieldAndNothingIsPublished() {
+        RequestLog.awaitReady();
+        long before = ruleSetVersion();
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "card-velocity", "outcome": "SOMETIMES", "parameters": {"window": "1m"}, "colour": "red"}""")
+                .put("/v1/rules/it-bad")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors.field", hasItems("outcome", "colour"));
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "card-velocity", "outcome": "REVIEW", "parameters": {"window": "5m", "maxCount": "3"}}""")
+                .put("/v1/rules/it-bad")
+                .then().statusCode(400).body("errors[0].field", equalTo("parameters.window"));
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "telepathy", "outcome": "REVIEW"}""")
+                .put("/v1/rules/it-bad")
+                .then().statusCode(400).body("errors[0].field", equalTo("kind"));
+        given().contentType(ContentType.JSON).body("{}").put("/v1/rules/Not_An_Id")
+                .then().statusCode(400).body("errors[0].field", equalTo("ruleId"));
+        get("/v1/rules/it-bad").then().statusCode(404);
+        org.assertj.core.api.Assertions.assertThat(ruleSetVersion()).isEqualTo(before);
+    }
+}
