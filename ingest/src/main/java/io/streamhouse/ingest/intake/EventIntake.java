@@ -8,12 +8,11 @@ import io.streamhouse.ingest.kafka.Accepted;
 import io.streamhouse.ingest.kafka.EventLog;
 import io.streamhouse.ingest.kafka.PublishException;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificRecordBase;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -163,26 +162,31 @@ public class EventIntake {
 
     /**
      * SHA-256 of the event's Avro encoding without what the edge itself stamps (recordedAt, source), so a retry of
-     * the same content matches and a different event under a reused id does not.
+     * the same content matches and a different event under a reused id does not. The two fields are blanked for the
+     * encoding and put back: the event is still private to this request (not yet handed to the producer), and a copy
+     * would need Avro to load the classes again, which goes wrong under Quarkus' class loaders.
      */
     static byte[] fingerprint(SpecificRecord event) {
-        SpecificData data = SpecificData.getForClass(event.getClass());
-        SpecificRecord copy = data.deepCopy(event.getSchema(), event);
-        if (copy instanceof GenericRecord record && record.getSchema().getField("envelope") != null
-                && record.get("envelope") instanceof Envelope envelope) {
+        if (!(event instanceof SpecificRecordBase record) || !(record.get("envelope") instanceof Envelope envelope)) {
+            throw new IllegalArgumentException(event.getClass().getName() + " is not an event with an envelope");
+        }
+        Instant recordedAt = envelope.getRecordedAt();
+        String source = envelope.getSource();
+        try {
             envelope.setRecordedAt(Instant.EPOCH);
             envelope.setSource("");
-        }
-        try {
             var bytes = new ByteArrayOutputStream(256);
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
-            new SpecificDatumWriter<SpecificRecord>(copy.getSchema(), data).write(copy, encoder);
+            new SpecificDatumWriter<SpecificRecord>(record.getSchema(), record.getSpecificData()).write(record, encoder);
             encoder.flush();
             return MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
+        } finally {
+            envelope.setRecordedAt(recordedAt);
+            envelope.setSource(source);
         }
     }
 }
