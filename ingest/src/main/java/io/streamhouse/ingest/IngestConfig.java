@@ -52,7 +52,7 @@ public interface IngestConfig {
         @WithDefault("10m")
         Duration window();
 
-        /** Most event ids remembered; the oldest are forgotten first (about 200 bytes each). */
+        /** Most event ids remembered; the oldest are forgotten first (an estimated 300-400 bytes each). */
         @WithDefault("100000")
         int maxEntries();
     }
