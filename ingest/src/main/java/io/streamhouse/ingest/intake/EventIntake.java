@@ -7,6 +7,7 @@ import io.streamhouse.ingest.http.FieldError;
 import io.streamhouse.ingest.kafka.Accepted;
 import io.streamhouse.ingest.kafka.EventLog;
 import io.streamhouse.ingest.kafka.PublishException;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
@@ -39,6 +40,7 @@ import java.util.concurrent.TimeoutException;
  * case some events of a batch may be written: they are remembered, so retrying the same request writes only the rest.
  */
 @ApplicationScoped
+@Startup // so that a max-in-flight below max-batch stops the boot rather than the first request
 public class EventIntake {
     private final EventLog log;
     private final AcceptedEvents accepted;

@@ -13,11 +13,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,9 +29,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Writes events to the log and waits for the broker's acknowledgement (acks=all, idempotent producer) before
- * the caller answers: an accepted request is never lost. Values are serialized to the Confluent wire format
- * through the schema registry, registering the schema under the topic's subject if the registry allows it.
+ * Writes events to the log with an idempotent producer and acks=all; callers answer only once the returned future
+ * completed (see {@code EventIntake}), so an accepted request is never lost. Values are serialized to the Confluent
+ * wire format through the schema registry, registering the schema under the topic's subject if the registry allows
+ * it. Dead letters are written raw, byte for byte as received, with their reason in headers.
  */
 @ApplicationScoped
 @Startup

@@ -22,9 +22,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.UUID;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -107,6 +109,13 @@ class MqttTelemetryBridgeTest {
         var deadNotJson = LogRecords.awaitOne(deadLetters, r -> Arrays.equals(r.value(), notJson)
                 && MosquittoResource.TOPIC.equals(header(r, DeadLetterHeaders.MQTT_TOPIC)));
         assertThat(header(deadNotJson, DeadLetterHeaders.REASON)).startsWith("not valid JSON");
+    }
+
+    @Test
+    void theMqttHealthGroupSaysTheBridgeIsSubscribed() {
+        given().get("/q/health/group/mqtt").then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks[0].data.topicFilter", equalTo(MosquittoResource.TOPIC));
     }
 
     @Test

@@ -2,11 +2,18 @@ package io.streamhouse.ingest.telemetry;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.testing.LogRecords;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +72,34 @@ class TelemetryResourceTest {
         assertThat(retry.getInt("partition")).isEqualTo(first.getInt("partition"));
         assertThat(retry.getLong("offset")).isEqualTo(first.getLong("offset"));
         assertThat(LogRecords.countByEventId(Topics.VEHICLE_TELEMETRY, first.getString("eventId"))).isEqualTo(1);
+    }
+
+    @Test
+    void theSameReadingSentConcurrentlyIsWrittenOnceAndEveryOtherAnswerPointsAtIt() throws Exception {
+        String body = reading(vehicle(), "2026-03-02T09:30:00Z", 70);
+        int clients = 6;
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(clients);
+        try {
+            List<Future<JsonPath>> answers = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return given().contentType(ContentType.JSON).body(body).post("/v1/telemetry")
+                            .then().statusCode(202).extract().jsonPath();
+                }));
+            }
+            start.countDown();
+            List<JsonPath> results = new ArrayList<>();
+            for (var a : answers) {
+                results.add(a.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(results).filteredOn(r -> !r.getBoolean("duplicate")).hasSize(1);
+            assertThat(results).extracting(r -> r.getLong("offset")).containsOnly(results.get(0).getLong("offset"));
+            assertThat(LogRecords.countByEventId(Topics.VEHICLE_TELEMETRY, results.get(0).getString("eventId"))).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
