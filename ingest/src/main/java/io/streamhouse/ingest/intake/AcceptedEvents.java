@@ -25,8 +25,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Not covered.</b> Repeats that reach another instance, repeats after this instance restarted, and repeats
  * after the window: those are written again, with the same event id (clients send one, or it is derived from the
- * natural key). Consumers of the log therefore still de-duplicate by the envelope's event id; this cache only keeps
- * the common case (a client retrying a timed-out request at the same instance within minutes) off the log.
+ * natural key). Consumers of the log must therefore still de-duplicate by the envelope's event id; this cache only
+ * keeps the common case (a client retrying a timed-out request at the same instance within minutes) off the log.
  *
  * <p>Entries are kept in claim order; expiry and the size bound remove the oldest first, and never an entry whose
  * write is still in flight (those settle within the publish timeout). Thread-safe; time comes from the clock given.
