@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /** Everything ingest needs to know about its surroundings; set by properties or STREAMHOUSE_* environment variables. */
 @ConfigMapping(prefix = "streamhouse")
@@ -24,6 +25,18 @@ public interface IngestConfig {
     @WithDefault("500")
     int maxBatch();
 
+    /**
+     * Most events that HTTP requests may have handed to the producer and not yet seen acknowledged; a request that
+     * would exceed it is refused with 429 and Retry-After, and nothing of it is written. Must be at least
+     * {@link #maxBatch()}, or a full batch could never pass.
+     */
+    @WithDefault("1000")
+    int maxInFlight();
+
+    Dedup dedup();
+
+    Mqtt mqtt();
+
     interface Kafka {
         @WithName("bootstrap-servers")
         String bootstrapServers();
@@ -31,6 +44,44 @@ public interface IngestConfig {
 
     interface Registry {
         String url();
+    }
+
+    /** The per-instance memory of accepted event ids (see {@code AcceptedEvents}). */
+    interface Dedup {
+        /** How long after its acceptance a retried event is still recognised. */
+        @WithDefault("10m")
+        Duration window();
+
+        /** Most event ids remembered; the oldest are forgotten first (an estimated 300-400 bytes each). */
+        @WithDefault("100000")
+        int maxEntries();
+    }
+
+    /** The MQTT telemetry bridge; off unless {@link #url()} is set. */
+    interface Mqtt {
+        /** e.g. tcp://127.0.0.1:1883 */
+        Optional<String> url();
+
+        /** Stable part of the MQTT client id; the instance id is appended. */
+        @WithDefault("streamhouse-ingest")
+        String clientId();
+
+        /** Distinguishes instances; defaults to the host name (stable across restarts of the same host or pod). */
+        Optional<String> instanceId();
+
+        /**
+         * What to subscribe to. The default shared subscription spreads the vehicles' messages over all ingest
+         * instances instead of giving each instance every message.
+         */
+        @WithDefault("$share/streamhouse-ingest/fleet/+/telemetry")
+        String topicFilter();
+
+        /**
+         * false (the default): the broker keeps the session and the unacknowledged QoS 1 messages while the bridge
+         * is away and redelivers them. true only for throw-away clients such as tests.
+         */
+        @WithDefault("false")
+        boolean cleanSession();
     }
 
     interface Tokenization {

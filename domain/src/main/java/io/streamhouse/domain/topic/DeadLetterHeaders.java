@@ -9,6 +9,8 @@ public final class DeadLetterHeaders {
     public static final String SOURCE_OFFSET = "streamhouse.dlq.source.offset";
     public static final String SCHEMA_ID = "streamhouse.dlq.schema.id";
     public static final String PROCESSOR = "streamhouse.dlq.processor";
+    /** For records that did not come from Kafka: the MQTT topic the payload was published on. */
+    public static final String MQTT_TOPIC = "streamhouse.dlq.mqtt.topic";
 
     private DeadLetterHeaders() {
     }

@@ -1,6 +1,7 @@
 package io.streamhouse.ingest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.streamhouse.domain.event.GeoPoint;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -16,6 +17,13 @@ import java.util.regex.Pattern;
  * first, so one answer tells the client everything it must fix.
  */
 public final class JsonFields {
+    /** Ids of aggregates (transactions, vehicles, parcels, hubs, merchants): what a record key may be. */
+    public static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
+    public static final String ID_HINT = "must be 1-64 letters, digits or . _ : - starting with a letter or digit";
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Set<String> GEO_POINT = Set.of("lat", "lon");
+
     private final List<FieldError> errors = new ArrayList<>();
 
     public List<FieldError> errors() {
@@ -110,10 +118,29 @@ public final class JsonFields {
         }
         double v = node.asDouble();
         if (Double.isNaN(v) || v < min || v > max) {
-            error(p, "must be between " + min + " and " + max);
+            error(p, "must be between " + plain(min) + " and " + plain(max));
             return null;
         }
         return v;
+    }
+
+    /** An optional client-chosen event id: a UUID, returned in lower case so that retries compare equal. */
+    public String eventId(JsonNode parent, String path, String name) {
+        String raw = text(parent, path, name, false, 36, UUID_TEXT, "must be a UUID, e.g. 0b6f2c1e-6f4a-4c8e-9a57-2f1d3c4b5a69");
+        return raw == null ? null : raw.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** A WGS84 position {"lat": -90..90, "lon": -180..180}; null when absent or invalid. */
+    public GeoPoint geoPoint(JsonNode parent, String path, String name, boolean required) {
+        String p = join(path, name);
+        JsonNode node = object(parent, path, name, required);
+        if (node == null) {
+            return null;
+        }
+        rejectUnknown(node, p, GEO_POINT);
+        Double lat = number(node, p, "lat", true, -90, 90);
+        Double lon = number(node, p, "lon", true, -180, 180);
+        return lat == null || lon == null ? null : GeoPoint.newBuilder().setLat(lat).setLon(lon).build();
     }
 
     public Instant instant(JsonNode parent, String path, String name, boolean required) {
@@ -168,6 +195,10 @@ public final class JsonFields {
             error(path, e.getMessage());
             return null;
         }
+    }
+
+    private static String plain(double v) {
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 
     public static String join(String path, String name) {

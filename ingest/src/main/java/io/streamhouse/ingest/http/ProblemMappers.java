@@ -1,6 +1,8 @@
 package io.streamhouse.ingest.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamhouse.ingest.intake.ConflictException;
+import io.streamhouse.ingest.intake.TooBusyException;
 import io.streamhouse.ingest.kafka.PublishException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -9,6 +11,8 @@ import java.util.List;
 
 /** Maps failures to problem documents. Messages never echo request bodies (they may hold a card number). */
 public class ProblemMappers {
+    /** Long enough for the producer to drain a full in-flight window at the throughput measured here. */
+    static final String RETRY_AFTER_SECONDS = "1";
 
     @ServerExceptionMapper
     public Response invalid(ValidationException e) {
@@ -26,8 +30,24 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response unavailable(PublishException e) {
         return Response.fromResponse(Problem.response(503, "Log unavailable",
-                        "The event could not be written to the log; nothing was accepted. Retry with the same ids.", List.of()))
+                        "Not every event was acknowledged by the log in time. Retry the same request: events of it that"
+                                + " were written are recognised by their event id and not written twice.", List.of()))
                 .header("Retry-After", "1")
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response conflict(ConflictException e) {
+        return Problem.response(409, "Event id reused",
+                "An event id was already accepted for a different event; nothing was written", e.errors());
+    }
+
+    @ServerExceptionMapper
+    public Response tooBusy(TooBusyException e) {
+        return Response.fromResponse(Problem.response(429, "Too many events in flight",
+                        "The log is not keeping up with this instance's writes; nothing of this request was written."
+                                + " Retry after the given seconds.", List.of()))
+                .header("Retry-After", RETRY_AFTER_SECONDS)
                 .build();
     }
 }

@@ -13,23 +13,26 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Writes events to the log and waits for the broker's acknowledgement (acks=all, idempotent producer) before
- * the caller answers: an accepted request is never lost. Values are serialized to the Confluent wire format
- * through the schema registry, registering the schema under the topic's subject if the registry allows it.
+ * Writes events to the log with an idempotent producer and acks=all; callers answer only once the returned future
+ * completed (see {@code EventIntake}), so an accepted request is never lost. Values are serialized to the Confluent
+ * wire format through the schema registry, registering the schema under the topic's subject if the registry allows
+ * it. Dead letters are written raw, byte for byte as received, with their reason in headers.
  */
 @ApplicationScoped
 @Startup
@@ -37,7 +40,7 @@ public class EventLog {
     private final SchemaRegistryClient registry;
     private final KafkaProducer<String, byte[]> producer;
     private final Duration timeout;
-    private final Map<Class<?>, AvroSerializer<?>> serializers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Class<?>, AvroSerializer<?>> serializers = new ConcurrentHashMap<>();
 
     public EventLog(IngestConfig settings) {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
@@ -56,25 +59,61 @@ public class EventLog {
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
-    /** Writes all events and returns where each landed, in order; throws {@link PublishException} if any failed. */
-    public <V extends SpecificRecord> List<RecordMetadata> publish(Topic<String, V> topic, List<Map.Entry<String, V>> events) {
-        AvroSerializer<V> serializer = serializer(topic);
-        List<Future<RecordMetadata>> futures = new ArrayList<>(events.size());
-        for (var e : events) {
-            byte[] value = serializer.serialize(topic.name(), e.getValue());
-            futures.add(producer.send(new ProducerRecord<>(topic.name(), e.getKey(), value)));
+    /**
+     * Hands one event to the producer. The future completes when the broker acknowledged it (or failed for good,
+     * at the latest after {@code streamhouse.publish-timeout}). Throws {@link PublishException} when the event could
+     * not even be handed over (registry unreachable, producer buffer full for too long).
+     */
+    public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event) {
+        byte[] value;
+        try {
+            value = serializer(topic).serialize(topic.name(), event);
+        } catch (SerializationException e) {
+            throw new PublishException("could not serialize for " + topic.name() + ": " + e.getMessage(), e);
         }
-        List<RecordMetadata> written = new ArrayList<>(futures.size());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (Future<RecordMetadata> f : futures) {
-            try {
-                written.add(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new PublishException("interrupted while writing to " + topic.name(), e);
-            } catch (ExecutionException | TimeoutException e) {
-                throw new PublishException("could not write to " + topic.name() + ": " + e.getMessage(), e);
-            }
+        return send(new ProducerRecord<>(topic.name(), key, value));
+    }
+
+    /**
+     * Writes a record to a dead-letter topic exactly as it arrived, with the headers saying why, and waits for the
+     * acknowledgement; throws {@link PublishException} if it did not come in time.
+     */
+    public RecordMetadata deadLetter(Topic<byte[], byte[]> deadLetters, String key, byte[] raw, Map<String, String> headers) {
+        var record = new ProducerRecord<String, byte[]>(deadLetters.name(), key, raw);
+        headers.forEach((k, v) -> record.headers().add(k, v.getBytes(StandardCharsets.UTF_8)));
+        return await(send(record), deadLetters.name());
+    }
+
+    /** Waits for one acknowledgement within the publish timeout. */
+    public RecordMetadata await(CompletableFuture<RecordMetadata> written, String topic) {
+        try {
+            return written.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PublishException("interrupted while writing to " + topic, e);
+        } catch (ExecutionException e) {
+            throw new PublishException("could not write to " + topic + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new PublishException("no acknowledgement from " + topic + " within " + timeout, e);
+        }
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    private CompletableFuture<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+        var written = new CompletableFuture<RecordMetadata>();
+        try {
+            producer.send(record, (metadata, error) -> {
+                if (error == null) {
+                    written.complete(metadata);
+                } else {
+                    written.completeExceptionally(error);
+                }
+            });
+        } catch (KafkaException e) {
+            throw new PublishException("could not hand a record for " + record.topic() + " to the producer: " + e.getMessage(), e);
         }
         return written;
     }

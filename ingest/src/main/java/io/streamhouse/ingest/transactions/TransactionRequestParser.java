@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * in order on one partition, where the decision topology keeps the card's state.
  */
 public final class TransactionRequestParser {
-    static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
+    static final Pattern ID = JsonFields.ID;
     static final Pattern MCC = Pattern.compile("\\d{4}");
     static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
     static final Pattern TOKEN = Pattern.compile("tok_[A-Za-z0-9_-]{8,64}");
@@ -33,7 +33,6 @@ public final class TransactionRequestParser {
             "currency", "channel", "location", "device");
     private static final Set<String> CARD = Set.of("number", "token");
     private static final Set<String> MERCHANT = Set.of("id", "name", "mcc", "country");
-    private static final Set<String> LOCATION = Set.of("lat", "lon");
     private static final Set<String> DEVICE = Set.of("id", "ip", "userAgent");
 
     private final CardTokenizer tokenizer;
@@ -69,7 +68,7 @@ public final class TransactionRequestParser {
                     return Monies.of(amount, currency);
                 });
         Channel channel = fields.enumValue(json, path, "channel", true, Channel.class, Set.of(Channel.UNKNOWN));
-        GeoPoint location = location(json, path, fields);
+        GeoPoint location = fields.geoPoint(json, path, "location", false);
         Device device = device(json, path, fields);
 
         if (fields.errors().size() > errorsBefore) {
@@ -131,18 +130,6 @@ public final class TransactionRequestParser {
             return null;
         }
         return Merchant.newBuilder().setMerchantId(id).setName(name).setMcc(mcc).setCountry(country).build();
-    }
-
-    private static GeoPoint location(JsonNode json, String path, JsonFields fields) {
-        String p = JsonFields.join(path, "location");
-        JsonNode l = fields.object(json, path, "location", false);
-        if (l == null) {
-            return null;
-        }
-        fields.rejectUnknown(l, p, LOCATION);
-        Double lat = fields.number(l, p, "lat", true, -90, 90);
-        Double lon = fields.number(l, p, "lon", true, -180, 180);
-        return lat == null || lon == null ? null : GeoPoint.newBuilder().setLat(lat).setLon(lon).build();
     }
 
     private static Device device(JsonNode json, String path, JsonFields fields) {

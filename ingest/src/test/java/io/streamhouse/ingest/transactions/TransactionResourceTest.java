@@ -5,10 +5,14 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.ingest.intake.EventIntake;
+import io.streamhouse.ingest.testing.LogRecords;
 import io.streamhouse.platform.junit.QuarkusPlatformResource;
+import jakarta.inject.Inject;
 import io.streamhouse.platform.SharedPlatform;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +41,9 @@ import static org.hamcrest.Matchers.notNullValue;
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class TransactionResourceTest {
     static final String PAN = "4111111111111111";
+
+    @Inject
+    EventIntake intake;
 
     static String body(String id, String amount) {
         return """
@@ -70,12 +78,47 @@ class TransactionResourceTest {
     }
 
     @Test
-    void sameCardSameTokenAndARetryKeepsItsEventId() {
-        var first = given().contentType(ContentType.JSON).body(body("it-tx-2", "5")).post("/v1/transactions")
-                .then().statusCode(202).extract().jsonPath();
-        var retry = given().contentType(ContentType.JSON).body(body("it-tx-2", "5")).post("/v1/transactions")
-                .then().statusCode(202).extract().jsonPath();
+    void aRetryIsOneRecordOnTheLogAndIsAnsweredWithTheOriginalPosition() {
+        String id = "it-tx-" + UUID.randomUUID();
+        var first = given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
+                .then().statusCode(202).body("duplicate", equalTo(false)).extract().jsonPath();
+        var retry = given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
+                .then().statusCode(202).body("duplicate", equalTo(true)).extract().jsonPath();
+
         assertThat(retry.getString("eventId")).isEqualTo(first.getString("eventId"));
+        assertThat(retry.getInt("partition")).isEqualTo(first.getInt("partition"));
+        assertThat(retry.getLong("offset")).isEqualTo(first.getLong("offset"));
+        assertThat(LogRecords.countByEventId(Topics.TRANSACTION_REQUESTS, first.getString("eventId"))).isEqualTo(1);
+    }
+
+    @Test
+    void theSameTransactionIdWithADifferentAmountIsAConflictNotARetry() {
+        String id = "it-tx-" + UUID.randomUUID();
+        given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions").then().statusCode(202);
+        given().contentType(ContentType.JSON).body(body(id, "500")).post("/v1/transactions")
+                .then().statusCode(409).contentType("application/problem+json")
+                .body("errors[0].field", equalTo("transactionId"));
+    }
+
+    @Test
+    void whenTooManyEventsAreInFlightTheAnswerIs429WithRetryAfterAndNothingIsWritten() {
+        // Take every permit, as requests waiting for a slow broker would, then send one more.
+        var limiter = intake.limiter();
+        var held = limiter.tryAcquire(limiter.available()).orElseThrow();
+        String id = "it-tx-" + UUID.randomUUID();
+        try {
+            given().contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
+                    .then().statusCode(429)
+                    .contentType("application/problem+json")
+                    .header("Retry-After", "1")
+                    .body("status", equalTo(429));
+        } finally {
+            held.releaseAll();
+        }
+        assertThat(LogRecords.countByEventId(Topics.TRANSACTION_REQUESTS,
+                Envelopes.derivedEventId("transaction-requested", id))).isZero();
+        given().contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
+                .then().statusCode(202).body("duplicate", equalTo(false));
     }
 
     @Test

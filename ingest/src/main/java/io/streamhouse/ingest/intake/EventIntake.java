@@ -1,0 +1,194 @@
+package io.streamhouse.ingest.intake;
+
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.ingest.IngestConfig;
+import io.streamhouse.ingest.http.FieldError;
+import io.streamhouse.ingest.kafka.Accepted;
+import io.streamhouse.ingest.kafka.EventLog;
+import io.streamhouse.ingest.kafka.PublishException;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificRecordBase;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The one way events enter the log, for every HTTP resource and the MQTT bridge: de-duplicates by event id
+ * ({@link AcceptedEvents}), bounds what HTTP has in flight ({@link InFlightLimiter}), writes through
+ * {@link EventLog}, and returns only once every event of the request is acknowledged, or throws.
+ *
+ * <p>Outcomes: every event acknowledged (or recognised as a repeat) → the positions; any event id reused with
+ * different content → {@link ConflictException}, nothing written; HTTP in-flight bound reached →
+ * {@link TooBusyException}, nothing written; any write not acknowledged in time → {@link PublishException}, in which
+ * case some events of a batch may be written: they are remembered, so retrying the same request writes only the rest.
+ */
+@ApplicationScoped
+@Startup // so that a max-in-flight below max-batch stops the boot rather than the first request
+public class EventIntake {
+    private final EventLog log;
+    private final AcceptedEvents accepted;
+    private final InFlightLimiter limiter;
+
+    public EventIntake(EventLog log, IngestConfig config, Clock clock) {
+        if (config.maxInFlight() < config.maxBatch()) {
+            throw new IllegalArgumentException("streamhouse.max-in-flight (" + config.maxInFlight()
+                    + ") must be at least streamhouse.max-batch (" + config.maxBatch() + "), or a full batch could never pass");
+        }
+        this.log = log;
+        this.accepted = new AcceptedEvents(clock, config.dedup().window(), config.dedup().maxEntries());
+        this.limiter = new InFlightLimiter(config.maxInFlight());
+    }
+
+    /** For HTTP: refused with {@link TooBusyException} when the events would exceed the in-flight bound. */
+    public <V extends SpecificRecord> List<Accepted> acceptWithinLimit(Topic<String, V> topic, List<Submission<V>> events) {
+        var permits = limiter.tryAcquire(events.size()).orElseThrow(() -> new TooBusyException(
+                events.size() + " event(s) would exceed the " + limiter.max() + " this instance may have in flight"));
+        return accept(topic, events, permits);
+    }
+
+    /** For writers bounded otherwise (the MQTT bridge writes one message at a time). */
+    public <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events) {
+        return accept(topic, events, InFlightLimiter.Permits.NONE);
+    }
+
+    /** The limiter, for operators' metrics and for tests that must fill it. */
+    public InFlightLimiter limiter() {
+        return limiter;
+    }
+
+    private <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events,
+                                                            InFlightLimiter.Permits permits) {
+        List<AcceptedEvents.Claim> claims = new ArrayList<>(events.size());
+        List<FieldError> conflicts = new ArrayList<>();
+        try {
+            for (int i = 0; i < events.size(); i++) {
+                Submission<V> s = events.get(i);
+                AcceptedEvents.Claim claim = accepted.claim(s.eventId(), fingerprint(s.event()));
+                claims.add(claim);
+                if (claim instanceof AcceptedEvents.Conflict) {
+                    conflicts.add(new FieldError(prefix(events.size(), i) + s.eventIdField(),
+                            "event id " + s.eventId() + " was already accepted for a different event"));
+                }
+            }
+        } catch (RuntimeException e) {
+            abandon(claims, e);
+            permits.releaseAll();
+            throw e;
+        }
+        if (!conflicts.isEmpty()) {
+            abandon(claims, new ConflictException(conflicts));
+            permits.releaseAll();
+            throw new ConflictException(conflicts);
+        }
+
+        List<CompletableFuture<Accepted>> outcomes = new ArrayList<>(events.size());
+        for (int i = 0; i < events.size(); i++) {
+            Submission<V> s = events.get(i);
+            // Java 17: no pattern switch yet; Conflict cannot occur here (refused above).
+            AcceptedEvents.Claim claim = claims.get(i);
+            if (claim instanceof AcceptedEvents.Seen seen) {
+                permits.releaseOne();
+                outcomes.add(seen.original().thenApply(Accepted::asDuplicate));
+                continue;
+            }
+            try {
+                outcomes.add(log.send(topic, s.key(), s.event()).handle((m, error) -> {
+                    permits.releaseOne();
+                    if (error != null) {
+                        accepted.failed(s.eventId(), error);
+                        throw new PublishException("could not write to " + topic.name() + ": " + error.getMessage(), error);
+                    }
+                    var where = new Accepted(s.id(), s.eventId(), m.topic(), m.partition(), m.offset(), false);
+                    accepted.accepted(s.eventId(), where);
+                    return where;
+                }));
+            } catch (RuntimeException e) {
+                // Not handed over: this one and the rest are forgotten; those already sent settle by themselves.
+                abandon(claims.subList(i, claims.size()), e);
+                permits.releaseAll();
+                throw e;
+            }
+        }
+        return awaitAll(topic, outcomes);
+    }
+
+    private List<Accepted> awaitAll(Topic<String, ?> topic, List<CompletableFuture<Accepted>> outcomes) {
+        long deadline = System.nanoTime() + log.timeout().toNanos();
+        List<Accepted> result = new ArrayList<>(outcomes.size());
+        for (CompletableFuture<Accepted> outcome : outcomes) {
+            try {
+                result.add(outcome.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PublishException("interrupted while writing to " + topic.name(), e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof PublishException p ? p
+                        : new PublishException("could not write to " + topic.name() + ": " + e.getCause().getMessage(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new PublishException("no acknowledgement from " + topic.name() + " within " + log.timeout(), e);
+            }
+        }
+        return result;
+    }
+
+    private void abandon(List<AcceptedEvents.Claim> claims, Throwable why) {
+        for (AcceptedEvents.Claim c : claims) {
+            if (c instanceof AcceptedEvents.Fresh fresh) {
+                // A concurrent repeat waiting on this claim learns the write did not happen and may retry.
+                accepted.failed(fresh.eventId(), new PublishException(
+                        "the request that first carried event id " + fresh.eventId() + " was not written", why));
+            }
+        }
+    }
+
+    private static String prefix(int size, int index) {
+        return size == 1 ? "" : "[" + index + "].";
+    }
+
+    /**
+     * SHA-256 of the event's Avro encoding without what the edge itself stamps (recordedAt, source), so a retry of
+     * the same content matches and a different event under a reused id does not. The two fields are blanked for the
+     * encoding and put back: the event is still private to this request (not yet handed to the producer), and a copy
+     * would need Avro to load the classes again, which goes wrong under Quarkus' class loaders.
+     */
+    static byte[] fingerprint(SpecificRecord event) {
+        if (!(event instanceof SpecificRecordBase record) || !(record.get("envelope") instanceof Envelope envelope)) {
+            throw new IllegalArgumentException(event.getClass().getName() + " is not an event with an envelope");
+        }
+        Instant recordedAt = envelope.getRecordedAt();
+        String source = envelope.getSource();
+        try {
+            envelope.setRecordedAt(Instant.EPOCH);
+            envelope.setSource("");
+            var bytes = new ByteArrayOutputStream(256);
+            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
+            new SpecificDatumWriter<SpecificRecord>(record.getSchema(), record.getSpecificData()).write(record, encoder);
+            encoder.flush();
+            return MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        } finally {
+            envelope.setRecordedAt(recordedAt);
+            envelope.setSource(source);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.streamhouse.ingest.parcels;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.testdata.Hubs;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.ingest.testing.LogRecords;
+import org.junit.jupiter.api.Test;
+
+import java.util.UUID;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+/** {@code POST /v1/parcels/{id}/scans} against the shared platform. */
+@QuarkusTest
+class ParcelScanResourceTest {
+
+    static final String SCAN = """
+            {"occurredAt": "2026-03-02T09:00:00Z", "status": "RECEIVED_AT_HUB", "hubId": "%s",
+             "location": {"lat": 51.9244, "lon": 4.4777}}""".formatted(Hubs.ROTTERDAM);
+
+    @Test
+    void aScanIsOnTheScansTopicKeyedByParcelAndARetryIsNotWrittenAgain() {
+        String parcel = "pcl-" + UUID.randomUUID().toString().substring(0, 8);
+        var first = given().contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
+                .then().statusCode(202)
+                .body("id", equalTo(parcel))
+                .body("topic", equalTo(Topics.PARCEL_SCANS.name()))
+                .body("duplicate", equalTo(false))
+                .extract().jsonPath();
+        given().contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
+                .then().statusCode(202)
+                .body("duplicate", equalTo(true))
+                .body("offset", equalTo(first.getInt("offset")));
+
+        var record = LogRecords.awaitOne(Topics.PARCEL_SCANS,
+                r -> r.partition() == first.getInt("partition") && r.offset() == first.getLong("offset"));
+        assertThat(record.key()).isEqualTo(parcel);
+        var event = LogRecords.decode(Topics.PARCEL_SCANS, record.value());
+        assertThat(event.getParcelId()).isEqualTo(parcel);
+        assertThat(event.getStatus()).isEqualTo(ParcelStatus.RECEIVED_AT_HUB);
+        assertThat(event.getHubId()).isEqualTo(Hubs.ROTTERDAM);
+        assertThat(LogRecords.countByEventId(Topics.PARCEL_SCANS, first.getString("eventId"))).isEqualTo(1);
+    }
+
+    @Test
+    void aBadPathIdAndEveryBadFieldAreNamedAndAnArrayIsRefused() {
+        given().contentType(ContentType.JSON)
+                .body("{\"occurredAt\": \"2026-03-02T09:00:00Z\", \"status\": \"UNKNOWN\", \"vehicleId\": 7, \"weightKg\": 2}")
+                .post("/v1/parcels/{id}/scans", "no spaces")
+                .then().statusCode(422).contentType("application/problem+json")
+                .body("errors.field", hasItems("parcelId", "status", "vehicleId", "weightKg"));
+        given().contentType(ContentType.JSON).body("[" + SCAN + "]").post("/v1/parcels/{id}/scans", "pcl-1")
+                .then().statusCode(422).body("errors[0].field", equalTo("$"));
+        given().contentType(ContentType.JSON).body("{\"status\": ").post("/v1/parcels/{id}/scans", "pcl-1")
+                .then().statusCode(400).contentType("application/problem+json");
+    }
+}
