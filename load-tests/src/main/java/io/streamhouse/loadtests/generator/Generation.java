@@ -8,11 +8,12 @@ import java.util.List;
  * few hundred thousand events, more needs a bigger {@code -Xmx}.
  */
 public record Generation(GeneratorConfig config, List<GeneratedEvent> events, List<Anomaly> anomalies,
-                         List<LateEvent> lateEvents, List<CardInfo> cards) {
+                         List<LateEvent> lateEvents, List<CardInfo> cards, List<CustomerInfo> customers) {
     public Generation {
         events = List.copyOf(events);
         anomalies = List.copyOf(anomalies);
         lateEvents = List.copyOf(lateEvents);
         cards = List.copyOf(cards);
+        customers = List.copyOf(customers);
     }
 }

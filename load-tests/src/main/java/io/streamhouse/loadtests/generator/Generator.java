@@ -6,6 +6,7 @@ import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.CustomerAddressChanged;
 import io.streamhouse.domain.event.CustomerEmailChanged;
 import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.CustomerRegistered;
 import io.streamhouse.domain.event.Device;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.GeoPoint;
@@ -104,6 +105,9 @@ public final class Generator {
     private final String[] email;
     private final long[] lastChange;
     private final int[] firstCard;
+    private final long[] registeredAt;
+    /** Customers 0..active-1 exist; the rest of the arrays is room for sign-ups during the run. */
+    private int active;
     // Cards, by index: the last card-present use.
     private final List<long[]> lastPresentAt = new ArrayList<>();
     private final List<GeoPoint> lastPresentAtPlace = new ArrayList<>();
@@ -131,7 +135,9 @@ public final class Generator {
         this.rnd = new SplittableRandom(cfg.seed());
         this.tag = Long.toHexString(cfg.seed());
         this.now = cfg.start().toEpochMilli();
-        int n = cfg.customers();
+        int n = cfg.customers() + cfg.customers() / 10;
+        active = cfg.customers();
+        registeredAt = new long[n];
         customerId = new String[n];
         fullName = new String[n];
         homeHub = new int[n];
@@ -149,10 +155,10 @@ public final class Generator {
             address[c] = newAddress(homeHub[c]);
             email[c] = emailFor(first, last, c, 0);
             lastChange[c] = Long.MIN_VALUE / 2;
-            int count = rnd.nextDouble() < 0.4 ? 2 : 1;
-            firstCard[c] = cards.size();
-            for (int k = 0; k < count; k++) {
-                everydayCards.add(newCard(c, false));
+            if (c < active) {
+                // Accounts opened 30 days to about 5.5 years before the run.
+                registeredAt[c] = now - 30L * 24 * HOUR - rnd.nextLong(2_000L * 24 * HOUR);
+                issueCards(c);
             }
         }
         vehicles = new Vehicle[cfg.vehicles()];
@@ -199,8 +205,10 @@ public final class Generator {
                 normalReading();
             } else if (roll < 0.90) {
                 normalParcel();
-            } else if (roll < 0.98) {
+            } else if (roll < 0.975) {
                 normalOrder();
+            } else if (roll < 0.98) {
+                signUp();
             } else {
                 normalCustomerChange();
             }
@@ -251,7 +259,7 @@ public final class Generator {
     }
 
     private void plantCardTesting() {
-        int owner = rnd.nextInt(customerId.length);
+        int owner = rnd.nextInt(active);
         int card = newCard(owner, true);
         Merchant shop = onlineShops.get(rnd.nextInt(onlineShops.size()));
         Device device = Device.newBuilder().setDeviceId("dev-bot-" + tag + "-" + card).setIpAddress("203.0.113."
@@ -275,7 +283,7 @@ public final class Generator {
     }
 
     private void plantImpossibleTravel() {
-        int owner = rnd.nextInt(customerId.length);
+        int owner = rnd.nextInt(active);
         int card = newCard(owner, true);
         int shop = rnd.nextInt(localShops.get(homeHub[owner]).size());
         GeoPoint home = localShopPlaces.get(homeHub[owner]).get(shop);
@@ -313,9 +321,35 @@ public final class Generator {
 
     // ---------------------------------------------------------------- customers and orders
 
+    private void issueCards(int c) {
+        int count = rnd.nextDouble() < 0.4 ? 2 : 1;
+        firstCard[c] = cards.size();
+        for (int k = 0; k < count; k++) {
+            everydayCards.add(newCard(c, false));
+        }
+    }
+
+    /** A new customer registers (CustomerRegistered) and gets cards; until then they do nothing. */
+    private void signUp() {
+        if (active == customerId.length) {
+            normalPayment(false);
+            return;
+        }
+        int c = active++;
+        registeredAt[c] = now;
+        issueCards(c);
+        var event = CustomerEvent.newBuilder()
+                .setEnvelope(envelope(nextEventId(), customerId[c], now, CustomerEvent.class))
+                .setCustomerId(customerId[c])
+                .setChange(CustomerRegistered.newBuilder().setEmail(email[c]).setFullName(fullName[c])
+                        .setAddress(address[c]).setRegisteredAt(Instant.ofEpochMilli(now)).build())
+                .build();
+        add(EventKind.CUSTOMER, customerId[c], event, now);
+    }
+
     private void normalCustomerChange() {
         for (int attempt = 0; attempt < 3; attempt++) {
-            int c = rnd.nextInt(customerId.length);
+            int c = rnd.nextInt(active);
             if (now - lastChange[c] >= 2 * HOUR) {
                 if (rnd.nextBoolean()) {
                     changeAddress(c, now);
@@ -355,7 +389,7 @@ public final class Generator {
     }
 
     private void normalOrder() {
-        int c = rnd.nextInt(customerId.length);
+        int c = rnd.nextInt(active);
         boolean recentChange = now - lastChange[c] < rules.takeoverWindow().toMillis() + 5 * MINUTE;
         List<OrderLine> lines = new ArrayList<>();
         if (recentChange) {
@@ -372,7 +406,7 @@ public final class Generator {
     private void plantAccountTakeover() {
         int c = -1;
         for (int attempt = 0; attempt < 50 && c < 0; attempt++) {
-            int candidate = rnd.nextInt(customerId.length);
+            int candidate = rnd.nextInt(active);
             if (now - lastChange[candidate] >= 2 * HOUR) {
                 c = candidate;
             }
@@ -761,7 +795,12 @@ public final class Generator {
         List<Anomaly> anomalies = new ArrayList<>(planted);
         anomalies.sort(Comparator.comparing(Anomaly::windowStart).thenComparing(Anomaly::type)
                 .thenComparing(Anomaly::subjectId));
-        return new Generation(cfg, events, anomalies, late, cards);
+        List<CustomerInfo> customers = new ArrayList<>();
+        for (int c = 0; c < active; c++) {
+            customers.add(new CustomerInfo(customerId[c], fullName[c], Instant.ofEpochMilli(registeredAt[c]),
+                    c >= cfg.customers(), homeHub[c] < 0 ? null : RoadNetwork.HUBS.get(homeHub[c]).id()));
+        }
+        return new Generation(cfg, events, anomalies, late, cards, customers);
     }
 
     static Map<AlertType, Long> countByType(List<Anomaly> anomalies) {

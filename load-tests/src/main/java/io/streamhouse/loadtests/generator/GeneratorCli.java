@@ -168,7 +168,7 @@ public final class GeneratorCli implements Callable<Integer> {
                 100.0 * g.lateEvents().size() / g.events().size(), summary.path("late").path("beyondBound").asLong(),
                 g.config().latenessBound());
         stdout.println("Ground truth: " + out.resolve("ground-truth.jsonl") + ", " + out.resolve("late-events.jsonl")
-                + ", " + out.resolve("cards.jsonl") + ", " + out.resolve("summary.json")
+                + ", " + out.resolve("cards.jsonl") + ", " + out.resolve("customers.jsonl") + ", " + out.resolve("summary.json")
                 + (target == Target.file ? "; events: " + out.resolve("events.jsonl") : ""));
     }
 }

@@ -22,6 +22,7 @@ import java.util.TreeMap;
  *   <li>{@code late-events.jsonl}: one late event per line — event id, topic, key, event time, delivery index,
  *       lateness, whether beyond the bound;</li>
  *   <li>{@code cards.jsonl}: card token → test PAN → customer, to join ingest's tokens back (HTTP target);</li>
+ *   <li>{@code customers.jsonl}: the world's customers — id, name, account creation time, home hub;</li>
  *   <li>{@code summary.json}: the configuration and the counts.</li>
  * </ul>
  * Nothing here depends on the wall clock, so the files are byte-identical for the same configuration.
@@ -39,6 +40,9 @@ public final class GroundTruthFiles {
         }
         try (OutputStream out = Files.newOutputStream(dir.resolve("cards.jsonl"))) {
             writeCards(g, out);
+        }
+        try (OutputStream out = Files.newOutputStream(dir.resolve("customers.jsonl"))) {
+            writeCustomers(g, out);
         }
         try (OutputStream out = Files.newOutputStream(dir.resolve("summary.json"))) {
             writeSummary(g, out);
@@ -90,6 +94,20 @@ public final class GroundTruthFiles {
         out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
     }
 
+    public static void writeCustomers(Generation g, OutputStream out) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (CustomerInfo c : g.customers()) {
+            ObjectNode n = JSON.createObjectNode();
+            n.put("customerId", c.customerId());
+            n.put("fullName", c.fullName());
+            n.put("registeredAt", c.registeredAt().toString());
+            n.put("signedUpDuringRun", c.signedUpDuringRun());
+            n.put("homeHub", c.homeHub());
+            sb.append(JSON.writeValueAsString(n)).append('\n');
+        }
+        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
     public static void writeSummary(Generation g, OutputStream out) throws IOException {
         out.write(JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(summary(g)));
         out.write('\n');
@@ -129,6 +147,9 @@ public final class GroundTruthFiles {
         late.put("ratio", g.events().isEmpty() ? 0 : (double) g.lateEvents().size() / g.events().size());
         late.put("beyondBound", g.lateEvents().stream().filter(LateEvent::beyondBound).count());
         late.put("maxLatenessMillis", g.lateEvents().stream().mapToLong(LateEvent::latenessMillis).max().orElse(0));
+        ObjectNode customers = n.putObject("customers");
+        customers.put("total", g.customers().size());
+        customers.put("signedUpDuringRun", g.customers().stream().filter(CustomerInfo::signedUpDuringRun).count());
         ObjectNode cards = n.putObject("cards");
         cards.put("total", g.cards().size());
         cards.put("planted", g.cards().stream().filter(CardInfo::planted).count());

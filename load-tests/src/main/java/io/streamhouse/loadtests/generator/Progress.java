@@ -23,7 +23,7 @@ public final class Progress {
 
     public void update(long done) {
         long t = System.nanoTime();
-        if (t - lastDraw >= REDRAW_NANOS || done == total) {
+        if (t - lastDraw >= REDRAW_NANOS) {
             lastDraw = t;
             out.print("\r" + line(done, t - began));
             out.flush();

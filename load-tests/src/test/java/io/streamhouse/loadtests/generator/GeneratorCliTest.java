@@ -42,7 +42,7 @@ class GeneratorCliTest {
     void sameOptionsWriteTheSameBytes(@TempDir Path a, @TempDir Path b) throws Exception {
         assertThat(run("--events", "3000", "--out", a.toString(), "--no-progress")).isZero();
         assertThat(run("--events", "3000", "--out", b.toString(), "--no-progress")).isZero();
-        for (String file : new String[]{"events.jsonl", "ground-truth.jsonl", "late-events.jsonl", "summary.json", "cards.jsonl"}) {
+        for (String file : new String[]{"events.jsonl", "ground-truth.jsonl", "late-events.jsonl", "summary.json", "cards.jsonl", "customers.jsonl"}) {
             assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
         }
     }

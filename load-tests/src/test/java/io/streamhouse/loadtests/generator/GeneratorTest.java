@@ -93,6 +93,19 @@ class GeneratorTest {
     }
 
     @Test
+    void customersHaveAccountsFromBeforeTheRunAndSomeSignUpDuringIt() {
+        var start = run.config().start();
+        assertThat(run.customers()).hasSizeGreaterThan(run.config().customers());
+        assertThat(run.customers()).filteredOn(c -> !c.signedUpDuringRun())
+                .hasSize(run.config().customers())
+                .allSatisfy(c -> assertThat(c.registeredAt()).isBefore(start.minus(java.time.Duration.ofDays(30))));
+        long registrations = run.events().stream().filter(e -> e.value() instanceof io.streamhouse.domain.event.CustomerEvent c
+                && c.getChange() instanceof io.streamhouse.domain.event.CustomerRegistered).count();
+        assertThat(registrations).isPositive()
+                .isEqualTo(run.customers().stream().filter(CustomerInfo::signedUpDuringRun).count());
+    }
+
+    @Test
     void theRunIsHundredThousandEventsInAFewSeconds() {
         assertThat(millis).isLessThan(15_000);
     }
@@ -114,6 +127,8 @@ class GeneratorTest {
         }
         GroundTruthFiles.writeAnomalies(g, out);
         GroundTruthFiles.writeLateEvents(g, out);
+        GroundTruthFiles.writeCards(g, out);
+        GroundTruthFiles.writeCustomers(g, out);
         GroundTruthFiles.writeSummary(g, out);
         return out.toString(StandardCharsets.UTF_8);
     }
