@@ -798,7 +798,7 @@ public final class Generator {
         List<CustomerInfo> customers = new ArrayList<>();
         for (int c = 0; c < active; c++) {
             customers.add(new CustomerInfo(customerId[c], fullName[c], Instant.ofEpochMilli(registeredAt[c]),
-                    c >= cfg.customers(), homeHub[c] < 0 ? null : RoadNetwork.HUBS.get(homeHub[c]).id()));
+                    c >= cfg.customers(), RoadNetwork.HUBS.get(homeHub[c]).id()));
         }
         return new Generation(cfg, events, anomalies, late, cards, customers);
     }

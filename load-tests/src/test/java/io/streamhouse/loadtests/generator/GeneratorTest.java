@@ -3,6 +3,8 @@ package io.streamhouse.loadtests.generator;
 import io.streamhouse.domain.event.AlertType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +61,17 @@ class GeneratorTest {
         assertThat(score.recall()).isEqualTo(1.0);
         assertThat(score.precision()).isEqualTo(1.0);
         assertThat(found).hasSize(run.anomalies().size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, -2026})
+    void checkerFindsExactlyWhatWasPlantedForOtherSeedsAndHigherRates(long seed) {
+        var config = GeneratorConfig.defaults(seed, 30_000).withRates(new AnomalyRates(3, 3, 2, 3, 3));
+        var g = Generator.generate(config);
+        var score = AnomalyChecker.score(g.anomalies(), AnomalyChecker.scan(g.events(), config.rules()));
+        assertThat(score.missed()).isEmpty();
+        assertThat(score.spurious()).isEmpty();
+        assertThat(score.expected()).isGreaterThan(300);
     }
 
     @Test
