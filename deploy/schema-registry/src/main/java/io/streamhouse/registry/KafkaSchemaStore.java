@@ -99,8 +99,7 @@ public final class KafkaSchemaStore implements SchemaStore {
                             + bootstrapServers + ": " + e.getCause(), e.getCause());
                 }
             }
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+            TopicDescription description = describeOnceKnown(admin, topic);
             if (description.partitions().size() != 1) {
                 throw new SchemaStoreException("Registry topic '" + topic + "' has " + description.partitions().size()
                         + " partitions; it needs exactly 1, or the log has no single order");
@@ -121,6 +120,28 @@ public final class KafkaSchemaStore implements SchemaStore {
         } catch (ExecutionException | TimeoutException e) {
             throw new SchemaStoreException("Cannot check registry topic '" + topic + "' on " + bootstrapServers
                     + ": " + e, e);
+        }
+    }
+
+    /**
+     * A topic just created is not yet in every broker's metadata: describing it can answer "unknown topic" for a
+     * moment. Asks again until it is known or the admin timeout has passed.
+     */
+    private static TopicDescription describeOnceKnown(Admin admin, String topic)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                // Metadata propagates within milliseconds; a short pause keeps this from spinning.
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
         }
     }
 

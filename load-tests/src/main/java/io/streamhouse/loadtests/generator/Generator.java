@@ -306,7 +306,7 @@ public final class Generator {
         // The same event id ingest derives from the transaction id, so the ground truth holds for the HTTP target too.
         String eventId = Envelopes.derivedEventId("transaction-requested", txId);
         var tx = TransactionAuthorizationRequested.newBuilder()
-                .setEnvelope(envelope(eventId, txId, at, TransactionAuthorizationRequested.class))
+                .setEnvelope(envelope(eventId, info.token(), at, TransactionAuthorizationRequested.class))
                 .setTransactionId(txId)
                 .setCardToken(info.token())
                 .setCustomerId(info.customerId())
@@ -316,7 +316,8 @@ public final class Generator {
                 .setLocation(place)
                 .setDevice(device)
                 .build();
-        return add(EventKind.TRANSACTION, txId, tx, at);
+        // Keyed by card token, as the topic's contract says: a card's payments in order on one partition.
+        return add(EventKind.TRANSACTION, info.token(), tx, at);
     }
 
     // ---------------------------------------------------------------- customers and orders
