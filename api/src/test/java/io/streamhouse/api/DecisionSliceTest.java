@@ -47,6 +47,13 @@ class DecisionSliceTest {
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
                 .body("reasons.ruleId", hasItem("high-risk-merchant-review"))
                 .body("reasons.find { it.ruleId == 'very-large-amount-block' }.facts.amount", equalTo("25000.0000"));
+        get("/v1/transactions/slice-1/explanation").then().statusCode(200)
+                .body("outcome", equalTo("BLOCK"))
+                .body("summary", org.hamcrest.Matchers.startsWith("Blocked because very-large-amount-block v1 (BLOCK)"))
+                .body("requestEventId", equalTo("evt-slice-1"))
+                .body("reasons.find { it.ruleId == 'card-spend-24h-review' }.contributingTransactions", equalTo(List.of("slice-1")))
+                .body("reasons.find { it.ruleId == 'very-large-amount-block' }.ruleNow.decidedWithCurrentVersion", equalTo(true));
+        get("/v1/transactions/never-seen/explanation").then().statusCode(404);
     }
 
     @Test

@@ -84,6 +84,25 @@ public interface IngestConfig {
         boolean cleanSession();
     }
 
+    Authorize authorize();
+
+    /** The synchronous authorize endpoint. */
+    interface Authorize {
+        /** How long a request waits for its decision before the fallback answer, unless it asks for less. */
+        @WithDefault("1500ms")
+        Duration deadline();
+
+        /** The longest deadline a request may ask for ({@code ?deadlineMs=}). */
+        @WithDefault("10s")
+        @WithName("max-deadline")
+        Duration maxDeadline();
+
+        /** Decisions remembered after they went by, for a retried request whose decision was already made. */
+        @WithDefault("100000")
+        @WithName("recent-decisions")
+        int recentDecisions();
+    }
+
     interface Tokenization {
         /** HMAC key for card tokens; at least 16 characters. */
         String key();

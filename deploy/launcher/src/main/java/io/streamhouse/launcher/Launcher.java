@@ -124,11 +124,16 @@ public final class Launcher {
     }
 
     private static boolean demo(Stack stack, LaunchOptions options) throws IOException, InterruptedException {
-        OUT.printf("Demo load: %d card payments (seed %d) through ingest, decisions read back from the api ...%n",
+        OUT.printf("Demo load: %d card payments (seed %d) authorized synchronously through ingest, decisions read back from the api ...%n",
                 options.demoCount(), options.seed());
         DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), options.seed(), options.demoCount(),
                 Instant.now().minusSeconds(60), Duration.ofSeconds(60));
         OUT.printf("  %d sent, decisions %s in %.1f s%n", result.sent(), result.outcomes(), result.elapsed().toMillis() / 1000.0);
+        var sorted = result.authorizeMillis().stream().sorted().toList();
+        if (!sorted.isEmpty()) {
+            OUT.printf("  authorize round trip as the demo client saw it: median %d ms, max %d ms (one sequential client; not a benchmark)%n",
+                    sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+        }
         if (result.example() != null) {
             OUT.println("  Example decision: " + new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(result.example())
                     .replace("\n", "\n  "));
@@ -137,23 +142,23 @@ public final class Launcher {
             OUT.println("  Decisions that differ from the demo's ground truth: " + result.mismatches());
             return false;
         }
-        OUT.println("  Every decision matched the demo's ground truth.");
+        OUT.println("  Every answer matched the demo's ground truth and the decision the api recorded.");
         return true;
     }
 
     private static void printUrls(Stack stack, Path data) {
-        OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions)");
-        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision)");
+        OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
+        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");
-        OUT.println("  curl -s -XPOST " + stack.ingest.url() + "/v1/transactions -H 'Content-Type: application/json' -d '"
+        OUT.println("  curl -s -XPOST " + stack.ingest.url() + "/v1/transactions/authorize -H 'Content-Type: application/json' -d '"
                 + "{\"transactionId\":\"tx-1\",\"occurredAt\":\"" + Instant.now().toString().substring(0, 19) + "Z\","
                 + "\"card\":{\"number\":\"4111111111111111\"},\"merchant\":{\"id\":\"m-1\",\"name\":\"Shop\",\"mcc\":\"5411\",\"country\":\"NL\"},"
                 + "\"amount\":\"1500.00\",\"currency\":\"EUR\",\"channel\":\"ECOMMERCE\"}'");
-        OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/decision");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/explanation");
     }
 
     static int down(LaunchOptions options) throws InterruptedException {

@@ -39,7 +39,9 @@ public final class CardActivities {
         Map<FeatureWindow, BigDecimal> spend = new EnumMap<>(FeatureWindow.class);
         Map<FeatureWindow, Integer> merchants = new EnumMap<>(FeatureWindow.class);
         Map<FeatureWindow, Integer> countries = new EnumMap<>(FeatureWindow.class);
+        Map<FeatureWindow, List<String>> ids = new EnumMap<>(FeatureWindow.class);
         for (FeatureWindow w : FeatureWindow.values()) {
+            List<String> inWindow = new ArrayList<>();
             Instant from = at.minus(w.length());
             int n = 0;
             BigDecimal sum = BigDecimal.ZERO.setScale(4);
@@ -49,6 +51,7 @@ public final class CardActivities {
                 Instant t = e.getOccurredAt();
                 if (t.isAfter(from) && !t.isAfter(at)) {
                     n++;
+                    inWindow.add(e.getTransactionId());
                     if (e.getAmount().getCurrency().equals(currency)) {
                         sum = sum.add(e.getAmount().getAmount());
                     }
@@ -60,8 +63,9 @@ public final class CardActivities {
             spend.put(w, sum);
             merchants.put(w, m.size());
             countries.put(w, c.size());
+            ids.put(w, inWindow);
         }
-        return new CardFeatures(count, spend, merchants, countries);
+        return new CardFeatures(count, spend, merchants, countries, ids);
     }
 
     /** The activity with {@code request} added (once per transaction id) and entries past retention dropped. */

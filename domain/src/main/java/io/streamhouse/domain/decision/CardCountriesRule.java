@@ -21,6 +21,7 @@ public record CardCountriesRule(String id, int version, DecisionOutcome outcome,
         return Optional.of(new RuleHit(id, version, outcome,
                 "card used with merchants in " + countries + " countries within " + window.label() + " (limit " + maxCountries + ")",
                 Map.of("countries", Integer.toString(countries), "window", window.label(),
-                        "maxCountries", Integer.toString(maxCountries))));
+                        "maxCountries", Integer.toString(maxCountries),
+                        "transactions", features.card().reportedTransactions(window))));
     }
 }

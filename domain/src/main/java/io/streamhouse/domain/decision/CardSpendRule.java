@@ -29,6 +29,7 @@ public record CardSpendRule(String id, int version, DecisionOutcome outcome, Fea
                 "card spent " + spend.stripTrailingZeros().toPlainString() + " " + currency + " within " + window.label()
                         + ", at or above " + threshold.toPlainString(),
                 Map.of("spend", spend.toPlainString(), "currency", currency, "window", window.label(),
-                        "threshold", threshold.toPlainString())));
+                        "threshold", threshold.toPlainString(),
+                        "transactions", features.card().reportedTransactions(window))));
     }
 }

@@ -20,6 +20,7 @@ public record CardVelocityRule(String id, int version, DecisionOutcome outcome, 
         }
         return Optional.of(new RuleHit(id, version, outcome,
                 count + " payments on this card within " + window.label() + " (limit " + maxCount + ")",
-                Map.of("count", Integer.toString(count), "window", window.label(), "maxCount", Integer.toString(maxCount))));
+                Map.of("count", Integer.toString(count), "window", window.label(), "maxCount", Integer.toString(maxCount),
+                        "transactions", features.card().reportedTransactions(window))));
     }
 }

@@ -94,7 +94,8 @@ class CardActivitiesTest {
         Decision d = rules.decide(fifth, new Features(CardActivities.features(activity, fifth)));
         assertThat(d.outcome()).isEqualTo(DecisionOutcome.REVIEW);
         assertThat(d.reasons()).extracting(RuleHit::ruleId).containsExactly("card-velocity-1m-review");
-        assertThat(d.reasons().get(0).facts()).containsEntry("count", "5");
+        assertThat(d.reasons().get(0).facts()).containsEntry("count", "5")
+                .containsEntry("transactions", "tx-1,tx-2,tx-3,tx-4,tx-fifth");
     }
 
     @Test

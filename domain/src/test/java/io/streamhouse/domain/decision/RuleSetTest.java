@@ -25,7 +25,7 @@ class RuleSetTest {
 
     /** A decision for a card's first payment: no history besides the payment itself. */
     private static Decision alone(RuleSet rules, TransactionAuthorizationRequested tx) {
-        return rules.decide(tx, new Features(CardFeatures.firstPayment(tx.getAmount().getAmount())));
+        return rules.decide(tx, new Features(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount())));
     }
 
     @Test

@@ -47,6 +47,20 @@ public class EventRequests {
         this.maxBatch = config.maxBatch();
     }
 
+    /** Reads and validates exactly one item (a JSON object); throws {@link ValidationException} naming every bad field. */
+    public <V extends SpecificRecord> Submission<V> parseOne(String raw, ItemParser<V> parser) throws JsonProcessingException {
+        JsonNode body = raw == null || raw.isBlank() ? null : json.readTree(raw);
+        if (body == null || !body.isObject()) {
+            throw new ValidationException(List.of(new FieldError("$", "a JSON object is required")));
+        }
+        var fields = new JsonFields();
+        Submission<V> submission = parser.parse(body, "", clock.instant(), fields);
+        if (!fields.errors().isEmpty()) {
+            throw new ValidationException(fields.errors());
+        }
+        return submission;
+    }
+
     /**
      * @param what       what an item is, for messages ("transactions", "readings")
      * @param allowBatch whether a JSON array of items is accepted

@@ -11,21 +11,26 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The demo load: posts generated payments to ingest, then reads each decision back from the api and checks it
- * against the expected outcome. Bounded: a fixed count and an overall deadline; loopback URLs only.
+ * The demo load: asks ingest to authorize each generated payment synchronously, checks the answer against the
+ * expected outcome, then reads the decision the api recorded and checks it is the same. Bounded: a fixed count and
+ * an overall deadline; loopback URLs only.
  */
 public final class DemoLoad {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a run saw. {@code mismatches} maps transaction id to "expected X, got Y". */
+    /**
+     * What a run saw. {@code mismatches} maps transaction id to "expected X, got Y"; {@code authorizeMillis} holds
+     * each synchronous answer's round trip as the client saw it (informational: benchmarks live in docs).
+     */
     public record Result(int sent, Map<DecisionOutcome, Integer> outcomes, Map<String, String> mismatches,
-                         JsonNode example, Duration elapsed) {
+                         JsonNode example, Duration elapsed, List<Long> authorizeMillis) {
         public boolean allAsExpected() {
             return mismatches.isEmpty() && outcomes.values().stream().mapToInt(Integer::intValue).sum() == sent;
         }
@@ -39,20 +44,33 @@ public final class DemoLoad {
         long until = began + deadline.toNanos();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         List<DemoTransaction> txs = DemoTransactions.generate(seed, count, start);
+        Map<DecisionOutcome, Integer> outcomes = new EnumMap<>(DecisionOutcome.class);
+        Map<String, String> mismatches = new LinkedHashMap<>();
+        List<Long> authorizeMillis = new ArrayList<>();
+        Map<String, String> answered = new LinkedHashMap<>();
         for (DemoTransaction tx : txs) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve("/v1/transactions"))
+            long t0 = System.nanoTime();
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve("/v1/transactions/authorize?deadlineMs=5000"))
                     .timeout(Duration.ofSeconds(15))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(tx.body()))).build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 202) {
+            authorizeMillis.add((System.nanoTime() - t0) / 1_000_000);
+            if (r.statusCode() != 200) {
                 throw new IOException("ingest refused " + tx.transactionId() + ": HTTP " + r.statusCode() + " " + r.body());
             }
+            JsonNode answer = JSON.readTree(r.body());
+            if (!answer.path("decided").asBoolean()) {
+                mismatches.put(tx.transactionId(), "expected " + tx.expected() + ", got the fallback (no decision within 5 s)");
+                continue;
+            }
+            answered.put(tx.transactionId(), answer.get("outcome").asText());
         }
-        Map<DecisionOutcome, Integer> outcomes = new EnumMap<>(DecisionOutcome.class);
-        Map<String, String> mismatches = new LinkedHashMap<>();
         JsonNode example = null;
         for (DemoTransaction tx : txs) {
+            if (!answered.containsKey(tx.transactionId())) {
+                continue;
+            }
             JsonNode decision = awaitDecision(http, api, tx.transactionId(), until);
             if (decision == null) {
                 mismatches.put(tx.transactionId(), "expected " + tx.expected() + ", got no decision before the deadline");
@@ -62,12 +80,15 @@ public final class DemoLoad {
             outcomes.merge(got, 1, Integer::sum);
             if (got != tx.expected()) {
                 mismatches.put(tx.transactionId(), "expected " + tx.expected() + ", got " + got);
+            } else if (!got.name().equals(answered.get(tx.transactionId()))) {
+                mismatches.put(tx.transactionId(), "authorize answered " + answered.get(tx.transactionId())
+                        + " but the api recorded " + got);
             }
             if (example == null || (got == DecisionOutcome.BLOCK && !"BLOCK".equals(example.get("outcome").asText()))) {
                 example = decision;
             }
         }
-        return new Result(count, outcomes, mismatches, example, Duration.ofNanos(System.nanoTime() - began));
+        return new Result(count, outcomes, mismatches, example, Duration.ofNanos(System.nanoTime() - began), authorizeMillis);
     }
 
     private static JsonNode awaitDecision(HttpClient http, URI api, String id, long until)

@@ -1,0 +1,105 @@
+package io.streamhouse.ingest.authorize;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.ingest.IngestConfig;
+import io.streamhouse.ingest.http.EventRequests;
+import io.streamhouse.ingest.http.FieldError;
+import io.streamhouse.ingest.http.ValidationException;
+import io.streamhouse.ingest.intake.EventIntake;
+import io.streamhouse.ingest.intake.Submission;
+import io.streamhouse.ingest.transactions.CardTokenizer;
+import io.streamhouse.ingest.transactions.TransactionRequestParser;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * {@code POST /v1/transactions/authorize}: a payments service asks "allow this card payment?" and waits for the
+ * answer. The request is validated and written to the log exactly as {@code POST /v1/transactions} writes it;
+ * then the decision the decision topology makes for it is awaited from the decisions topic, up to a deadline
+ * ({@code streamhouse.authorize.deadline}, or less with {@code ?deadlineMs=}). Past the deadline the answer is
+ * an explicit fallback (REVIEW, reason {@code timeout}, {@code decided=false}); the request is not lost, and its
+ * real decision is still made and recorded.
+ */
+@Path("/v1/transactions/authorize")
+public class AuthorizeResource {
+    private final EventRequests requests;
+    private final EventIntake intake;
+    private final DecisionWaiter waiter;
+    private final TransactionRequestParser parser;
+    private final Duration defaultDeadline;
+    private final Duration maxDeadline;
+
+    public AuthorizeResource(EventRequests requests, EventIntake intake, DecisionWaiter waiter, IngestConfig config) {
+        this.requests = requests;
+        this.intake = intake;
+        this.waiter = waiter;
+        this.parser = new TransactionRequestParser(new CardTokenizer(config.tokenization().key()));
+        this.defaultDeadline = config.authorize().deadline();
+        this.maxDeadline = config.authorize().maxDeadline();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
+        long started = System.nanoTime();
+        Duration deadline = deadline(deadlineMs);
+        Submission<TransactionAuthorizationRequested> submission = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
+            var event = parser.parse(item, path, recordedAt, fields);
+            return event == null ? null : new Submission<>(event.getTransactionId(), event.getCardToken(),
+                    event.getEnvelope().getEventId(), "transactionId", event);
+        });
+        String id = submission.id();
+        CompletableFuture<TransactionDecision> decision = waiter.await(id);
+        try {
+            intake.acceptWithinLimit(Topics.TRANSACTION_REQUESTS, List.of(submission));
+        } catch (RuntimeException notWritten) {
+            waiter.forget(id, decision);
+            throw notWritten;
+        }
+        long remaining = deadline.toNanos() - (System.nanoTime() - started);
+        try {
+            TransactionDecision d = decision.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+            return Response.ok(AuthorizeAnswer.of(d, waited(started), submission.eventId())).build();
+        } catch (TimeoutException e) {
+            waiter.forget(id, decision);
+            return Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started), submission.eventId())).build();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            waiter.forget(id, decision);
+            return Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started), submission.eventId())).build();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("waiting for the decision of " + id + " failed", e.getCause());
+        }
+    }
+
+    private Duration deadline(Long deadlineMs) {
+        if (deadlineMs == null) {
+            return defaultDeadline;
+        }
+        if (deadlineMs < 1 || deadlineMs > maxDeadline.toMillis()) {
+            throw new ValidationException(List.of(new FieldError("deadlineMs",
+                    "must be between 1 and " + maxDeadline.toMillis() + " milliseconds")));
+        }
+        return Duration.ofMillis(deadlineMs);
+    }
+
+    private static long waited(long started) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+}

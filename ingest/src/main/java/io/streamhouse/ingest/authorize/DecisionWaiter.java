@@ -1,0 +1,139 @@
+package io.streamhouse.ingest.authorize;
+
+import io.quarkus.runtime.Startup;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.domain.wire.AvroDeserializer;
+import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.ingest.IngestConfig;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Hands each waiting authorize request its decision as it appears on {@code payments.transactions.decisions}.
+ * <p>
+ * Every ingest instance tails all partitions of the decisions topic (read_committed, from the end at start-up, no
+ * consumer group), so the instance that took a request sees its decision wherever it was decided. The cost is that
+ * each instance reads every decision; the alternative of a reply topic per instance is noted in the architecture.
+ * A waiter is registered before its request is published, and recent decisions are remembered, so a decision
+ * cannot slip past: neither one that arrives before the waiter looks, nor one made for an earlier attempt of a
+ * retried request. Decisions that cannot be read are skipped here (the decision projection dead-letters them).
+ */
+@ApplicationScoped
+@Startup
+public class DecisionWaiter {
+    private static final Logger LOG = Logger.getLogger(DecisionWaiter.class);
+
+    private final Map<String, CompletableFuture<TransactionDecision>> waiting = new ConcurrentHashMap<>();
+    private final Map<String, TransactionDecision> recent;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final AvroDeserializer<TransactionDecision> deserializer;
+    private final Thread poller;
+    private volatile boolean running = true;
+    private volatile boolean tailing;
+
+    public DecisionWaiter(IngestConfig config) {
+        int remember = config.authorize().recentDecisions();
+        this.recent = java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, TransactionDecision> eldest) {
+                return size() > remember;
+            }
+        });
+        this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
+                TransactionDecision.class, false);
+        this.consumer = new KafkaConsumer<>(Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+                ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest-decision-waiter",
+                // Decisions come from an exactly-once topology: never hand out one whose transaction may abort.
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        this.poller = new Thread(this::run, "decision-waiter");
+        this.poller.setDaemon(true);
+        this.poller.start();
+    }
+
+    /** The decision of {@code transactionId}, when it is (or was recently) on the decisions topic. */
+    public CompletableFuture<TransactionDecision> await(String transactionId) {
+        CompletableFuture<TransactionDecision> future = waiting.computeIfAbsent(transactionId, id -> new CompletableFuture<>());
+        // The poller records a decision in `recent` before it looks for a waiter, so checking after registering
+        // cannot miss one that arrived in between.
+        TransactionDecision known = recent.get(transactionId);
+        if (known != null) {
+            waiting.remove(transactionId, future);
+            future.complete(known);
+        }
+        return future;
+    }
+
+    /** Stops waiting (the deadline passed, or the request was not written). */
+    public void forget(String transactionId, CompletableFuture<TransactionDecision> future) {
+        waiting.remove(transactionId, future);
+    }
+
+    /** True once the topic's partitions are assigned and positioned: from then on no decision is missed. */
+    public boolean isTailing() {
+        return tailing;
+    }
+
+    private void run() {
+        try {
+            var partitions = consumer.partitionsFor(Topics.TRANSACTION_DECISIONS.name(), Duration.ofSeconds(60)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            tailing = true;
+            while (running) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    TransactionDecision decision;
+                    try {
+                        decision = deserializer.deserialize(record.topic(), record.value());
+                    } catch (RuntimeException e) {
+                        LOG.warnf("Skipping unreadable decision %s-%d@%d: %s", record.topic(), record.partition(),
+                                record.offset(), e.getMessage());
+                        continue;
+                    }
+                    if (decision == null) {
+                        continue;
+                    }
+                    recent.put(decision.getTransactionId(), decision);
+                    CompletableFuture<TransactionDecision> future = waiting.remove(decision.getTransactionId());
+                    if (future != null) {
+                        future.complete(decision);
+                    }
+                }
+            }
+        } catch (WakeupException stopping) {
+            // close() woke the consumer up
+        } catch (RuntimeException e) {
+            LOG.error("The decision waiter stopped; authorize requests will get the fallback answer", e);
+        } finally {
+            tailing = false;
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    @PreDestroy
+    void close() throws InterruptedException {
+        running = false;
+        consumer.wakeup();
+        poller.join(10_000);
+        deserializer.close();
+    }
+}
