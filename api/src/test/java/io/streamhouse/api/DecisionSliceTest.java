@@ -96,7 +96,7 @@ class DecisionSliceTest {
     void readyOnlyWhenStreamsRunsWithTheRulesLoaded() {
         RequestLog.awaitReady();
         int rules = get("/v1/rules").then().extract().jsonPath().getList("rules").size();
-        assertThat(rules).isGreaterThanOrEqualTo(6);
+        assertThat(rules).isGreaterThanOrEqualTo(9);
         get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'kafka-streams-running' }.data.rules", equalTo(rules));
     }

@@ -7,7 +7,9 @@ import io.streamhouse.domain.decision.Rules;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.state.CardActivity;
+import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -39,26 +41,31 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
     private static final Logger LOG = LoggerFactory.getLogger(DecideProcessor.class);
 
     private final Clock clock;
-    private final String rulesStoreName;
-    private final String cardStoreName;
     private final Deserializer<RuleDefinition> ruleDeserializer;
+    private final Deserializer<CustomerProfile> profileDeserializer;
+    private final Deserializer<Alert> alertDeserializer;
     private final Set<String> reportedBadRules = new HashSet<>();
     private FixedKeyProcessorContext<String, TransactionDecision> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
     private KeyValueStore<String, CardActivity> cards;
+    private TimestampedKeyValueStore<String, byte[]> profiles;
+    private TimestampedKeyValueStore<String, byte[]> alerts;
 
-    DecideProcessor(Clock clock, String rulesStoreName, String cardStoreName, Deserializer<RuleDefinition> ruleDeserializer) {
+    DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<CustomerProfile> profileDeserializer,
+                    Deserializer<Alert> alertDeserializer) {
         this.clock = clock;
-        this.rulesStoreName = rulesStoreName;
-        this.cardStoreName = cardStoreName;
         this.ruleDeserializer = ruleDeserializer;
+        this.profileDeserializer = profileDeserializer;
+        this.alertDeserializer = alertDeserializer;
     }
 
     @Override
     public void init(FixedKeyProcessorContext<String, TransactionDecision> context) {
         this.context = context;
-        this.rules = context.getStateStore(rulesStoreName);
-        this.cards = context.getStateStore(cardStoreName);
+        this.rules = context.getStateStore(DecisionTopology.RULES_STORE);
+        this.cards = context.getStateStore(DecisionTopology.CARD_ACTIVITY_STORE);
+        this.profiles = context.getStateStore(DecisionTopology.CUSTOMER_PROFILES_GLOBAL);
+        this.alerts = context.getStateStore(DecisionTopology.FRAUD_ALERTS_GLOBAL);
     }
 
     @Override
@@ -67,8 +74,28 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
         CardActivity before = cards.get(request.getCardToken());
         CardActivity after = CardActivities.record(before == null ? CardActivities.empty(request.getCardToken()) : before, request);
         cards.put(request.getCardToken(), after);
-        Features features = new Features(CardActivities.features(after, request));
+        String customerId = request.getCustomerId();
+        Features features = new Features(CardActivities.features(after, request),
+                customerId == null ? null : read(profiles, Topics.CUSTOMER_PROFILES.name(), customerId, profileDeserializer),
+                read(alerts, Topics.FRAUD_ALERTS.name(), request.getCardToken(), alertDeserializer),
+                customerId == null ? null : read(alerts, Topics.FRAUD_ALERTS.name(), customerId, alertDeserializer));
         context.forward(record.withValue(DecisionTopology.decide(request, features, currentRules(), clock)));
+    }
+
+    /** A value from a global store, or null if absent or unreadable (an unreadable one is reported once). */
+    private <V> V read(TimestampedKeyValueStore<String, byte[]> store, String topic, String key, Deserializer<V> deserializer) {
+        ValueAndTimestamp<byte[]> raw = store.get(key);
+        if (raw == null || raw.value() == null) {
+            return null;
+        }
+        try {
+            return deserializer.deserialize(topic, raw.value());
+        } catch (RuntimeException e) {
+            if (reportedBadRules.add(topic + "/" + key + "@" + raw.timestamp())) {
+                LOG.warn("Ignoring unreadable {} record for '{}': {}", topic, key, e.getMessage());
+            }
+            return null;
+        }
     }
 
     private RuleSet currentRules() {

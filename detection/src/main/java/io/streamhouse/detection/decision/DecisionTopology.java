@@ -7,7 +7,9 @@ import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.state.CardActivity;
+import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
@@ -41,6 +43,12 @@ public final class DecisionTopology {
     public static final String RULES_STORE = "rules-definitions-global";
     /** Recent payments per card (by card token), from which the card features are computed. */
     public static final String CARD_ACTIVITY_STORE = "card-activity";
+    /** Customer profiles folded from the customer change events, keyed by customer id (feeds the profiles topic). */
+    public static final String CUSTOMER_PROFILE_STORE = "customer-profiles";
+    /** Every customer's profile, on every instance (from the compacted profiles topic), raw Avro. */
+    public static final String CUSTOMER_PROFILES_GLOBAL = "customer-profiles-global";
+    /** The latest fraud alert of every card and customer, on every instance, raw Avro. */
+    public static final String FRAUD_ALERTS_GLOBAL = "fraud-alerts-global";
     static final String NAME = "decisions";
 
     /** @param clock the decider's wall clock, used only for the latency field of each decision */
@@ -65,11 +73,31 @@ public final class DecisionTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CARD_ACTIVITY_STORE),
                 Serdes.String(), serdes.stateSerde(CardActivity.class)));
 
+        // Customer profiles: requests are keyed by card, customer events by customer, so the profile reaches the
+        // decider through a compacted topic read as a global table (no repartition on the request path). A change
+        // becomes visible to decisions one commit interval after it is processed.
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILE_STORE),
+                Serdes.String(), serdes.stateSerde(CustomerProfile.class)));
+        DeadLetters.readOrDeadLetter(builder, Topics.CUSTOMERS, serdes.valueSerde(Topics.CUSTOMERS).deserializer(),
+                        CustomerEvent::getCustomerId, "customers")
+                .processValues(() -> new CustomerProfileProcessor(CUSTOMER_PROFILE_STORE), Named.as("customer-profiles-fold"),
+                        CUSTOMER_PROFILE_STORE)
+                .to(Topics.CUSTOMER_PROFILES.name(), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
+                        .withName("customer-profiles-sink"));
+        builder.globalTable(Topics.CUSTOMER_PROFILES.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
+                Materialized.as(CUSTOMER_PROFILES_GLOBAL));
+        builder.globalTable(Topics.FRAUD_ALERTS.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("fraud-alerts-global-source"),
+                Materialized.as(FRAUD_ALERTS_GLOBAL));
+
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
                         TransactionAuthorizationRequested::getCardToken, "requests")
-                .processValues(() -> new DecideProcessor(config.clock(), RULES_STORE, CARD_ACTIVITY_STORE, ruleSerde.deserializer()),
+                .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
+                                serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer(),
+                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer()),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
                 .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .to(Topics.TRANSACTION_DECISIONS.name(),

@@ -85,7 +85,7 @@ class DecisionTopologyTest {
         var decision = decisions.readKeyValue();
         assertThat(decision.key).isEqualTo("tx-1");
         assertThat(decision.value.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.value.getRuleSetVersion()).isEqualTo(6);
+        assertThat(decision.value.getRuleSetVersion()).isEqualTo(9);
         assertThat(decision.value.getReasons()).singleElement().satisfies(r -> {
             assertThat(r.getRuleId()).isEqualTo("large-amount-review");
             assertThat(r.getFacts()).containsEntry("amount", "1500.0000");
@@ -114,9 +114,9 @@ class DecisionTopologyTest {
         var before = decisions.readValue();
         var after = decisions.readValue();
         assertThat(before.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
-        assertThat(before.getRuleSetVersion()).isEqualTo(6);
+        assertThat(before.getRuleSetVersion()).isEqualTo(9);
         assertThat(after.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(after.getRuleSetVersion()).isEqualTo(7);
+        assertThat(after.getRuleSetVersion()).isEqualTo(10);
         assertThat(after.getReasons().get(0).getRuleVersion()).isEqualTo(2);
     }
 
@@ -144,7 +144,7 @@ class DecisionTopologyTest {
         requests.pipeInput(Cards.ALICE, payment("tx-3", "2000"));
         var decision = decisions.readValue();
         assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.getRuleSetVersion()).isEqualTo(6);
+        assertThat(decision.getRuleSetVersion()).isEqualTo(9);
     }
 
     @Test
@@ -186,6 +186,71 @@ class DecisionTopologyTest {
         assertThat(decisions.isEmpty()).isTrue();
         var dead = deadLetters.readRecord();
         assertThat(header(dead, DeadLetterHeaders.REASON)).contains("not the event's aggregate id").contains(Cards.ALICE);
+    }
+
+    private TestInputTopic<String, io.streamhouse.domain.event.CustomerEvent> customers() {
+        return driver.createInputTopic(Topics.CUSTOMERS.name(), new StringSerializer(), serdes.valueSerde(Topics.CUSTOMERS).serializer());
+    }
+
+    private io.streamhouse.domain.event.CustomerEvent customerEvent(String eventId, java.time.Instant at, Object change) {
+        return io.streamhouse.domain.event.CustomerEvent.newBuilder()
+                .setEnvelope(SampleEvents.envelope(eventId, "c-1", at, io.streamhouse.domain.event.CustomerEvent.class))
+                .setCustomerId("c-1").setChange(change).build();
+    }
+
+    @Test
+    void aLargePaymentSoonAfterAnAddressChangeIsHeldAndTheProfileIsPublished() {
+        givenDefaultRules();
+        customers().pipeInput("c-1", customerEvent("evt-addr", Times.T0, io.streamhouse.domain.event.CustomerAddressChanged.newBuilder()
+                .setPrevious(null).setCurrent(SampleEvents.address("Nieuwe Binnenweg 1", "Rotterdam")).build()));
+        var profiles = driver.createOutputTopic(Topics.CUSTOMER_PROFILES.name(), new StringDeserializer(),
+                serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer());
+        var profile = profiles.readKeyValue();
+        assertThat(profile.key).isEqualTo("c-1");
+        assertThat(profile.value.getAddressChangedAt()).isEqualTo(Times.T0);
+
+        requests.pipeInput(Cards.ALICE, SampleEvents.transaction("ato-1", Cards.ALICE, "300", "EUR",
+                Merchants.JEWELLER_ANTWERP, Times.T0.plus(Times.ONE_MINUTE.multipliedBy(10))));
+        requests.pipeInput(Cards.ALICE, SampleEvents.transaction("ato-2", Cards.ALICE, "300", "EUR",
+                Merchants.JEWELLER_ANTWERP, Times.T0.plus(Times.ONE_HOUR.multipliedBy(2))));
+        var outcomes = decisions.readKeyValuesToMap();
+        assertThat(outcomes.get("ato-1").getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(outcomes.get("ato-1").getReasons()).extracting(r -> r.getRuleId()).contains("recent-profile-change-review");
+        assertThat(outcomes.get("ato-1").getReasons().get(0).getFacts()).containsEntry("addressChangedAt", Times.T0.toString());
+        assertThat(outcomes.get("ato-2").getOutcome()).as("two hours later the change is no longer recent").isEqualTo(DecisionOutcome.ALLOW);
+    }
+
+    @Test
+    void aNewAccountsLargePaymentIsHeld() {
+        givenDefaultRules();
+        customers().pipeInput("c-1", customerEvent("evt-reg", Times.T0.minus(Times.ONE_HOUR), io.streamhouse.domain.event.CustomerRegistered.newBuilder()
+                .setEmail("new@example.org").setFullName("New Customer").setAddress(null)
+                .setRegisteredAt(Times.T0.minus(Times.ONE_HOUR)).build()));
+        requests.pipeInput(Cards.ALICE, SampleEvents.transaction("new-1", Cards.ALICE, "600", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0));
+        var d = decisions.readValue();
+        assertThat(d.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(d.getReasons()).extracting(r -> r.getRuleId()).containsExactly("new-account-review");
+    }
+
+    @Test
+    void aCardWithARecentFraudAlertIsBlocked() {
+        givenDefaultRules();
+        var alert = (io.streamhouse.domain.event.Alert) SampleEvents.oneOfEach().stream()
+                .filter(e -> e instanceof io.streamhouse.domain.event.Alert).findFirst().orElseThrow();
+        var onAlice = io.streamhouse.domain.event.Alert.newBuilder(alert)
+                .setSubject(io.streamhouse.domain.event.AlertSubject.newBuilder().setKind(io.streamhouse.domain.event.SubjectKind.CARD)
+                        .setId(Cards.ALICE).build())
+                .setWindowEnd(Times.T0).build();
+        driver.createInputTopic(Topics.FRAUD_ALERTS.name(), new StringSerializer(), serdes.valueSerde(Topics.FRAUD_ALERTS).serializer())
+                .pipeInput(Cards.ALICE, onAlice);
+        requests.pipeInput(Cards.ALICE, SampleEvents.transaction("flag-1", Cards.ALICE, "5", "EUR", Merchants.GROCER_ROTTERDAM,
+                Times.T0.plus(Times.ONE_HOUR)));
+        requests.pipeInput(Cards.BOB, SampleEvents.transaction("flag-2", Cards.BOB, "5", "EUR", Merchants.GROCER_ROTTERDAM,
+                Times.T0.plus(Times.ONE_HOUR)));
+        var outcomes = decisions.readKeyValuesToMap();
+        assertThat(outcomes.get("flag-1").getOutcome()).isEqualTo(DecisionOutcome.BLOCK);
+        assertThat(outcomes.get("flag-1").getReasons().get(0).getFacts()).containsEntry("alertType", "CARD_TESTING");
+        assertThat(outcomes.get("flag-2").getOutcome()).as("another card is not flagged").isEqualTo(DecisionOutcome.ALLOW);
     }
 
     private static String header(TestRecord<String, byte[]> r, String name) {

@@ -36,7 +36,16 @@ public final class DefaultRules {
                         "A card that has spent EUR 5,000 or more within 24 hours is held for review."),
                 definition("card-countries-1h-block", CardCountriesRule.KIND, DecisionOutcome.BLOCK,
                         Map.of("window", "1h", "maxCountries", "3"),
-                        "A card used with merchants in three or more countries within an hour is blocked."));
+                        "A card used with merchants in three or more countries within an hour is blocked."),
+                definition("new-account-review", NewAccountRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("maxAge", "P7D", "threshold", "500.00", "currency", "EUR"),
+                        "A payment of EUR 500 or more from an account younger than a week is held for review."),
+                definition("recent-profile-change-review", RecentProfileChangeRule.KIND, DecisionOutcome.REVIEW,
+                        Map.of("within", "PT1H", "threshold", "250.00", "currency", "EUR"),
+                        "A payment of EUR 250 or more within an hour of an address or e-mail change is held for review."),
+                definition("flagged-subject-block", FlaggedSubjectRule.KIND, DecisionOutcome.BLOCK,
+                        Map.of("within", "P1D"),
+                        "A card or customer with a fraud alert in the last day is blocked."));
     }
 
     public static RuleSet ruleSet() {

@@ -16,7 +16,8 @@ public final class Rules {
     private static final Pattern RULE_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     /** Every rule kind a definition may name. */
     public static final java.util.List<String> KINDS = java.util.List.of(AmountThresholdRule.KIND, MerchantCategoryRule.KIND,
-            CardVelocityRule.KIND, CardSpendRule.KIND, CardCountriesRule.KIND);
+            CardVelocityRule.KIND, CardSpendRule.KIND, CardCountriesRule.KIND, NewAccountRule.KIND,
+            RecentProfileChangeRule.KIND, FlaggedSubjectRule.KIND);
 
     public static Rule fromDefinition(RuleDefinition definition) {
         validateCommon(definition);
@@ -32,6 +33,12 @@ public final class Rules {
                     definition.getOutcome(), window(p, "window"), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case CardCountriesRule.KIND -> new CardCountriesRule(definition.getRuleId(), definition.getVersion(),
                     definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCountries"));
+            case NewAccountRule.KIND -> new NewAccountRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), duration(p, "maxAge"), positiveDecimal(p, "threshold"), currency(p, "currency"));
+            case RecentProfileChangeRule.KIND -> new RecentProfileChangeRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), duration(p, "within"), positiveDecimal(p, "threshold"), currency(p, "currency"));
+            case FlaggedSubjectRule.KIND -> new FlaggedSubjectRule(definition.getRuleId(), definition.getVersion(),
+                    definition.getOutcome(), duration(p, "within"));
             default -> throw new InvalidRuleException("kind", "unknown rule kind '" + definition.getKind() + "'; known: "
                     + String.join(", ", KINDS));
         };
@@ -88,6 +95,19 @@ public final class Rules {
             return value;
         } catch (NumberFormatException e) {
             throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a whole number");
+        }
+    }
+
+    private static java.time.Duration duration(Map<String, String> p, String name) {
+        String raw = required(p, name);
+        try {
+            java.time.Duration d = java.time.Duration.parse(raw);
+            if (d.isNegative() || d.isZero()) {
+                throw new InvalidRuleException("parameters." + name, "must be a positive duration, was " + raw);
+            }
+            return d;
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not an ISO-8601 duration like PT1H or P7D");
         }
     }
 

@@ -8,6 +8,7 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CustomerProfile;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,11 @@ public final class Topics {
     public static final Topic<String, CustomerEvent> CUSTOMERS = new Topic<>(
             "shop.customers", String.class, CustomerEvent.class, 6, CleanupPolicy.DELETE, FOREVER,
             "Customer changes from the shop database (CDC), keyed by customer id.");
+
+    public static final Topic<String, CustomerProfile> CUSTOMER_PROFILES = new Topic<>(
+            "shop.customers.profiles", String.class, CustomerProfile.class, 6, CleanupPolicy.COMPACT, FOREVER,
+            "Each customer's profile as the decision rules see it (account age, latest address and e-mail change), "
+                    + "folded from shop.customers; keyed by customer id, latest per key.");
 
     public static final Topic<String, OrderEvent> ORDERS = new Topic<>(
             "shop.orders", String.class, OrderEvent.class, 6, CleanupPolicy.DELETE, FOREVER,
@@ -67,7 +73,7 @@ public final class Topics {
 
     /** Every domain topic, in the order the docs list them. */
     public static List<Topic<String, ?>> all() {
-        return List.of(CUSTOMERS, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
+        return List.of(CUSTOMERS, CUSTOMER_PROFILES, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
                 PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES);
     }
 

@@ -91,7 +91,7 @@ class CardActivitiesTest {
         }
         var fifth = SampleEvents.transaction("tx-fifth", Cards.ALICE, "5", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0.plusSeconds(45));
         activity = CardActivities.record(activity, fifth);
-        Decision d = rules.decide(fifth, new Features(CardActivities.features(activity, fifth)));
+        Decision d = rules.decide(fifth, Features.of(CardActivities.features(activity, fifth)));
         assertThat(d.outcome()).isEqualTo(DecisionOutcome.REVIEW);
         assertThat(d.reasons()).extracting(RuleHit::ruleId).containsExactly("card-velocity-1m-review");
         assertThat(d.reasons().get(0).facts()).containsEntry("count", "5")
@@ -104,7 +104,7 @@ class CardActivitiesTest {
         pay("5", Merchants.JEWELLER_ANTWERP, Times.T0.plus(Duration.ofMinutes(20)));
         var malta = SampleEvents.transaction("tx-mt", Cards.ALICE, "5", "EUR", Merchants.CASINO_MALTA, Times.T0.plus(Duration.ofMinutes(40)));
         activity = CardActivities.record(activity, malta);
-        Decision d = DefaultRules.ruleSet().decide(malta, new Features(CardActivities.features(activity, malta)));
+        Decision d = DefaultRules.ruleSet().decide(malta, Features.of(CardActivities.features(activity, malta)));
         assertThat(d.outcome()).isEqualTo(DecisionOutcome.BLOCK);
         assertThat(d.reasons()).extracting(RuleHit::ruleId).contains("card-countries-1h-block", "high-risk-merchant-review");
     }

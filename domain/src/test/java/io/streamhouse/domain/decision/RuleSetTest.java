@@ -25,7 +25,7 @@ class RuleSetTest {
 
     /** A decision for a card's first payment: no history besides the payment itself. */
     private static Decision alone(RuleSet rules, TransactionAuthorizationRequested tx) {
-        return rules.decide(tx, new Features(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount())));
+        return rules.decide(tx, Features.of(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount())));
     }
 
     @Test
@@ -33,7 +33,7 @@ class RuleSetTest {
         Decision d = alone(DefaultRules.ruleSet(), payment("12.50", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d).isInstanceOf(Decision.Allow.class);
         assertThat(d.reasons()).isEmpty();
-        assertThat(d.ruleSetVersion()).isEqualTo(6);
+        assertThat(d.ruleSetVersion()).isEqualTo(9);
     }
 
     @Test
@@ -71,7 +71,7 @@ class RuleSetTest {
                 .setParameters(new HashMap<>(java.util.Map.of("threshold", "500", "currency", "EUR"))).build();
         defs.add(v2);
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(7);
+        assertThat(set.version()).isEqualTo(10);
         Decision d = alone(set, payment("600", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d.reasons()).singleElement().satisfies(r -> assertThat(r.ruleVersion()).isEqualTo(2));
     }
@@ -81,7 +81,7 @@ class RuleSetTest {
         List<RuleDefinition> defs = new ArrayList<>(DefaultRules.definitions());
         defs.add(RuleDefinition.newBuilder(defs.get(2)).setVersion(2).setEnabled(false).build());
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(7);
+        assertThat(set.version()).isEqualTo(10);
         assertThat(alone(set, payment("5", "EUR", Merchants.CASINO_MALTA)).outcome()).isEqualTo(DecisionOutcome.ALLOW);
     }
 
@@ -108,6 +108,10 @@ class RuleSetTest {
         assertThatThrownBy(() -> Rules.validate(RuleDefinition.newBuilder(velocity)
                 .setParameters(java.util.Map.of("window", "1m", "maxCount", "many")).build()))
                 .isInstanceOfSatisfying(InvalidRuleException.class, e -> assertThat(e.field()).isEqualTo("parameters.maxCount"));
+        RuleDefinition profileChange = DefaultRules.definitions().get(7);
+        assertThatThrownBy(() -> Rules.validate(RuleDefinition.newBuilder(profileChange)
+                .setParameters(java.util.Map.of("within", "an hour", "threshold", "250", "currency", "EUR")).build()))
+                .isInstanceOfSatisfying(InvalidRuleException.class, e -> assertThat(e.field()).isEqualTo("parameters.within"));
     }
 
     @Test

@@ -82,7 +82,7 @@ public final class SampleEvents {
                                 .build())
                         .build(),
                 tx,
-                Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx, new Features(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount()))),
+                Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx, Features.of(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount()))),
                         t.plusMillis(20)),
                 VehicleTelemetry.newBuilder()
                         .setEnvelope(envelope("evt-v1", "truck-7", t, VehicleTelemetry.class))

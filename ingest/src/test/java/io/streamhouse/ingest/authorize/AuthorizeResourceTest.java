@@ -92,7 +92,7 @@ class AuthorizeResourceTest {
     /** Decides as the decision topology does for a card's first payment, and records it on the decisions topic. */
     private static void decide(TransactionAuthorizationRequested request) throws Exception {
         var decision = Decisions.toEvent(request, DefaultRules.ruleSet().decide(request,
-                new Features(CardFeatures.firstPayment(request.getTransactionId(), request.getAmount().getAmount()))), Instant.now());
+                Features.of(CardFeatures.firstPayment(request.getTransactionId(), request.getAmount().getAmount()))), Instant.now());
         var serializer = new AvroSerializer<>(registry(), TransactionDecision.class, false);
         try (var producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 SharedPlatform.get().bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
@@ -117,7 +117,7 @@ class AuthorizeResourceTest {
                 .body("decided", equalTo(true))
                 .body("outcome", equalTo("BLOCK"))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
-                .body("ruleSetVersion", equalTo(6));
+                .body("ruleSetVersion", equalTo(9));
     }
 
     @Test
