@@ -85,7 +85,7 @@ class DecisionTopologyTest {
         var decision = decisions.readKeyValue();
         assertThat(decision.key).isEqualTo("tx-1");
         assertThat(decision.value.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.value.getRuleSetVersion()).isEqualTo(9);
+        assertThat(decision.value.getRuleSetVersion()).isEqualTo(10);
         assertThat(decision.value.getReasons()).singleElement().satisfies(r -> {
             assertThat(r.getRuleId()).isEqualTo("large-amount-review");
             assertThat(r.getFacts()).containsEntry("amount", "1500.0000");
@@ -114,9 +114,9 @@ class DecisionTopologyTest {
         var before = decisions.readValue();
         var after = decisions.readValue();
         assertThat(before.getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
-        assertThat(before.getRuleSetVersion()).isEqualTo(9);
+        assertThat(before.getRuleSetVersion()).isEqualTo(10);
         assertThat(after.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(after.getRuleSetVersion()).isEqualTo(10);
+        assertThat(after.getRuleSetVersion()).isEqualTo(11);
         assertThat(after.getReasons().get(0).getRuleVersion()).isEqualTo(2);
     }
 
@@ -144,7 +144,7 @@ class DecisionTopologyTest {
         requests.pipeInput(Cards.ALICE, payment("tx-3", "2000"));
         var decision = decisions.readValue();
         assertThat(decision.getOutcome()).isEqualTo(DecisionOutcome.REVIEW);
-        assertThat(decision.getRuleSetVersion()).isEqualTo(9);
+        assertThat(decision.getRuleSetVersion()).isEqualTo(10);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.streamhouse.domain.decision;
 
+import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CardActivityEntry;
@@ -26,6 +27,8 @@ import java.util.Set;
  * </ul>
  */
 public final class CardActivities {
+    /** Channels in which the card itself is where the merchant is. */
+    static final Set<String> PRESENT = Set.of(Channel.CARD_PRESENT.name(), Channel.CONTACTLESS.name(), Channel.ATM.name());
 
     public static CardActivity empty(String cardToken) {
         return CardActivity.newBuilder().setCardToken(cardToken).setEntries(new ArrayList<>()).build();
@@ -39,6 +42,7 @@ public final class CardActivities {
         Map<FeatureWindow, BigDecimal> spend = new EnumMap<>(FeatureWindow.class);
         Map<FeatureWindow, Integer> merchants = new EnumMap<>(FeatureWindow.class);
         Map<FeatureWindow, Integer> countries = new EnumMap<>(FeatureWindow.class);
+        Map<FeatureWindow, Integer> presentCountries = new EnumMap<>(FeatureWindow.class);
         Map<FeatureWindow, List<String>> ids = new EnumMap<>(FeatureWindow.class);
         for (FeatureWindow w : FeatureWindow.values()) {
             List<String> inWindow = new ArrayList<>();
@@ -47,6 +51,7 @@ public final class CardActivities {
             BigDecimal sum = BigDecimal.ZERO.setScale(4);
             Set<String> m = new HashSet<>();
             Set<String> c = new HashSet<>();
+            Set<String> present = new HashSet<>();
             for (CardActivityEntry e : activity.getEntries()) {
                 Instant t = e.getOccurredAt();
                 if (t.isAfter(from) && !t.isAfter(at)) {
@@ -57,15 +62,19 @@ public final class CardActivities {
                     }
                     m.add(e.getMerchantId());
                     c.add(e.getMerchantCountry());
+                    if (PRESENT.contains(e.getChannel())) {
+                        present.add(e.getMerchantCountry());
+                    }
                 }
             }
             count.put(w, n);
             spend.put(w, sum);
             merchants.put(w, m.size());
             countries.put(w, c.size());
+            presentCountries.put(w, present.size());
             ids.put(w, inWindow);
         }
-        return new CardFeatures(count, spend, merchants, countries, ids);
+        return new CardFeatures(count, spend, merchants, countries, presentCountries, ids);
     }
 
     /** The activity with {@code request} added (once per transaction id) and entries past retention dropped. */
@@ -79,6 +88,7 @@ public final class CardActivities {
                     .setAmount(request.getAmount())
                     .setMerchantId(request.getMerchant().getMerchantId())
                     .setMerchantCountry(request.getMerchant().getCountry())
+                    .setChannel(request.getChannel().name())
                     .build());
             entries.sort(Comparator.comparing(CardActivityEntry::getOccurredAt));
         }

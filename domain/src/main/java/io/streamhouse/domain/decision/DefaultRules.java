@@ -34,9 +34,10 @@ public final class DefaultRules {
                 definition("card-spend-24h-review", CardSpendRule.KIND, DecisionOutcome.REVIEW,
                         Map.of("window", "24h", "threshold", "5000.00", "currency", "EUR"),
                         "A card that has spent EUR 5,000 or more within 24 hours is held for review."),
-                definition("card-countries-1h-block", CardCountriesRule.KIND, DecisionOutcome.BLOCK,
-                        Map.of("window", "1h", "maxCountries", "3"),
-                        "A card used with merchants in three or more countries within an hour is blocked."),
+                definition("card-countries-1h-block", 2, CardCountriesRule.KIND, DecisionOutcome.BLOCK,
+                        Map.of("window", "1h", "maxCountries", "3", "scope", "card-present"),
+                        "A card used in person in three or more countries within an hour is blocked. (Version 1 counted "
+                                + "online merchants' countries too and held 3 % of normal payments in the scenario test.)"),
                 definition("new-account-review", NewAccountRule.KIND, DecisionOutcome.REVIEW,
                         Map.of("maxAge", "P7D", "threshold", "500.00", "currency", "EUR"),
                         "A payment of EUR 500 or more from an account younger than a week is held for review."),
@@ -54,11 +55,16 @@ public final class DefaultRules {
 
     private static RuleDefinition definition(String id, String kind, DecisionOutcome outcome, Map<String, String> params,
                                              String description) {
+        return definition(id, 1, kind, outcome, params, description);
+    }
+
+    private static RuleDefinition definition(String id, int version, String kind, DecisionOutcome outcome,
+                                             Map<String, String> params, String description) {
         return RuleDefinition.newBuilder()
-                .setEnvelope(Envelopes.create(Envelopes.derivedEventId("default-rule", id + ":1"), id, EPOCH, EPOCH,
+                .setEnvelope(Envelopes.create(Envelopes.derivedEventId("default-rule", id + ":" + version), id, EPOCH, EPOCH,
                         "streamhouse-defaults", EventTypes.versionOf(RuleDefinition.class), null))
                 .setRuleId(id)
-                .setVersion(1)
+                .setVersion(version)
                 .setKind(kind)
                 .setEnabled(true)
                 .setOutcome(outcome)

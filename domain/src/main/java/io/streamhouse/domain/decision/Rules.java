@@ -32,7 +32,7 @@ public final class Rules {
             case CardSpendRule.KIND -> new CardSpendRule(definition.getRuleId(), definition.getVersion(),
                     definition.getOutcome(), window(p, "window"), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case CardCountriesRule.KIND -> new CardCountriesRule(definition.getRuleId(), definition.getVersion(),
-                    definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCountries"));
+                    definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCountries"), scope(p, "scope"));
             case NewAccountRule.KIND -> new NewAccountRule(definition.getRuleId(), definition.getVersion(),
                     definition.getOutcome(), duration(p, "maxAge"), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case RecentProfileChangeRule.KIND -> new RecentProfileChangeRule(definition.getRuleId(), definition.getVersion(),
@@ -109,6 +109,16 @@ public final class Rules {
         } catch (java.time.format.DateTimeParseException e) {
             throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not an ISO-8601 duration like PT1H or P7D");
         }
+    }
+
+    /** {@code card-present} (default) or {@code all}. */
+    private static boolean scope(Map<String, String> p, String name) {
+        String raw = p.getOrDefault(name, "card-present").trim();
+        return switch (raw) {
+            case "card-present" -> true;
+            case "all" -> false;
+            default -> throw new InvalidRuleException("parameters." + name, "must be card-present or all, was '" + raw + "'");
+        };
     }
 
     private static FeatureWindow window(Map<String, String> p, String name) {

@@ -11,7 +11,7 @@ import java.util.List;
  * in {@code src/main/schema-history}, checked by the same compatibility test.
  */
 public enum StateSchemas {
-    CARD_ACTIVITY(CardActivity.getClassSchema(), 1),
+    CARD_ACTIVITY(CardActivity.getClassSchema(), 2),
     CUSTOMER_PROFILE(io.streamhouse.domain.state.CustomerProfile.getClassSchema(), 1);
 
     private final Schema schema;

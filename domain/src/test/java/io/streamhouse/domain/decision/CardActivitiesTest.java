@@ -1,5 +1,6 @@
 package io.streamhouse.domain.decision;
 
+import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.DecisionOutcome;
 import io.streamhouse.domain.event.Merchant;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
@@ -98,11 +99,32 @@ class CardActivitiesTest {
                 .containsEntry("transactions", "tx-1,tx-2,tx-3,tx-4,tx-fifth");
     }
 
+    private CardFeatures payInPerson(String id, Merchant merchant, Instant at) {
+        var tx = TransactionAuthorizationRequested.newBuilder(
+                SampleEvents.transaction(id, Cards.ALICE, "5", "EUR", merchant, at)).setChannel(Channel.CARD_PRESENT).build();
+        activity = CardActivities.record(activity, tx);
+        return CardActivities.features(activity, tx);
+    }
+
     @Test
-    void threeCountriesWithinAnHourBlock() {
+    void onlineMerchantsInThreeCountriesSayNothingAboutWhereTheCardIs() {
         pay("5", Merchants.GROCER_ROTTERDAM, Times.T0);
         pay("5", Merchants.JEWELLER_ANTWERP, Times.T0.plus(Duration.ofMinutes(20)));
-        var malta = SampleEvents.transaction("tx-mt", Cards.ALICE, "5", "EUR", Merchants.CASINO_MALTA, Times.T0.plus(Duration.ofMinutes(40)));
+        var malta = SampleEvents.transaction("tx-mt-online", Cards.ALICE, "5", "EUR", Merchants.CASINO_MALTA, Times.T0.plus(Duration.ofMinutes(40)));
+        activity = CardActivities.record(activity, malta);
+        CardFeatures f = CardActivities.features(activity, malta);
+        assertThat(f.distinctCountries().get(ONE_HOUR)).isEqualTo(3);
+        assertThat(f.distinctPresentCountries().get(ONE_HOUR)).isZero();
+        assertThat(DefaultRules.ruleSet().decide(malta, Features.of(f)).reasons()).extracting(RuleHit::ruleId)
+                .doesNotContain("card-countries-1h-block");
+    }
+
+    @Test
+    void threeCountriesInPersonWithinAnHourBlock() {
+        payInPerson("tx-nl", Merchants.GROCER_ROTTERDAM, Times.T0);
+        payInPerson("tx-be", Merchants.JEWELLER_ANTWERP, Times.T0.plus(Duration.ofMinutes(20)));
+        var malta = TransactionAuthorizationRequested.newBuilder(SampleEvents.transaction("tx-mt", Cards.ALICE, "5", "EUR",
+                Merchants.CASINO_MALTA, Times.T0.plus(Duration.ofMinutes(40)))).setChannel(Channel.CARD_PRESENT).build();
         activity = CardActivities.record(activity, malta);
         Decision d = DefaultRules.ruleSet().decide(malta, Features.of(CardActivities.features(activity, malta)));
         assertThat(d.outcome()).isEqualTo(DecisionOutcome.BLOCK);

@@ -33,7 +33,7 @@ class RuleSetTest {
         Decision d = alone(DefaultRules.ruleSet(), payment("12.50", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d).isInstanceOf(Decision.Allow.class);
         assertThat(d.reasons()).isEmpty();
-        assertThat(d.ruleSetVersion()).isEqualTo(9);
+        assertThat(d.ruleSetVersion()).isEqualTo(10);
     }
 
     @Test
@@ -71,7 +71,7 @@ class RuleSetTest {
                 .setParameters(new HashMap<>(java.util.Map.of("threshold", "500", "currency", "EUR"))).build();
         defs.add(v2);
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(10);
+        assertThat(set.version()).isEqualTo(11);
         Decision d = alone(set, payment("600", "EUR", Merchants.GROCER_ROTTERDAM));
         assertThat(d.reasons()).singleElement().satisfies(r -> assertThat(r.ruleVersion()).isEqualTo(2));
     }
@@ -81,7 +81,7 @@ class RuleSetTest {
         List<RuleDefinition> defs = new ArrayList<>(DefaultRules.definitions());
         defs.add(RuleDefinition.newBuilder(defs.get(2)).setVersion(2).setEnabled(false).build());
         RuleSet set = RuleSet.of(defs);
-        assertThat(set.version()).isEqualTo(10);
+        assertThat(set.version()).isEqualTo(11);
         assertThat(alone(set, payment("5", "EUR", Merchants.CASINO_MALTA)).outcome()).isEqualTo(DecisionOutcome.ALLOW);
     }
 

@@ -117,7 +117,7 @@ class AuthorizeResourceTest {
                 .body("decided", equalTo(true))
                 .body("outcome", equalTo("BLOCK"))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
-                .body("ruleSetVersion", equalTo(9));
+                .body("ruleSetVersion", equalTo(10));
     }
 
     @Test
