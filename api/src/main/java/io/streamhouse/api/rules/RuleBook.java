@@ -1,7 +1,6 @@
 package io.streamhouse.api.rules;
 
 import io.streamhouse.detection.decision.DecisionTopology;
-import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
@@ -48,10 +47,5 @@ public class RuleBook {
 
     public Optional<RuleDefinition> current(String ruleId) {
         return Optional.ofNullable(current().get(ruleId));
-    }
-
-    /** The version the decider reports for the current rules (see {@link RuleSet}). */
-    public long ruleSetVersion() {
-        return current().values().stream().mapToLong(RuleDefinition::getVersion).sum();
     }
 }

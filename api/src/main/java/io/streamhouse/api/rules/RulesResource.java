@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.api.http.Problems.FieldError;
 import io.streamhouse.domain.decision.InvalidRuleException;
+import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.decision.Rules;
 import io.streamhouse.domain.event.DecisionOutcome;
 import io.streamhouse.domain.event.RuleDefinition;
@@ -62,7 +63,7 @@ public class RulesResource {
         try {
             var rules = book.current();
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("ruleSetVersion", rules.values().stream().mapToLong(RuleDefinition::getVersion).sum());
+            body.put("ruleSetVersion", RuleSet.versionOf(rules.values()));
             body.put("rules", rules.values().stream().map(RuleView::of).toList());
             body.put("kinds", Rules.KINDS);
             return Response.ok(body).build();

@@ -175,7 +175,7 @@ public final class BrokerProcess implements AutoCloseable {
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "closing broker stdin failed", e);
         }
-        boolean clean = waitFor(process.toHandle(), STOP_TIMEOUT);
+        boolean clean = LocalProcesses.waitFor(process.toHandle(), STOP_TIMEOUT);
         if (!clean) {
             LOG.log(Level.WARNING, "broker pid {0} did not stop within {1} s after stdin closed; terminating it",
                     Long.toString(process.pid()), Long.toString(STOP_TIMEOUT.toSeconds()));
@@ -183,7 +183,7 @@ public final class BrokerProcess implements AutoCloseable {
         }
         for (ProcessHandle descendant : descendants) {
             descendant.destroy();
-            if (!waitFor(descendant, KILL_TIMEOUT)) {
+            if (!LocalProcesses.waitFor(descendant, KILL_TIMEOUT)) {
                 descendant.destroyForcibly();
             }
         }
@@ -284,24 +284,10 @@ public final class BrokerProcess implements AutoCloseable {
     private static void kill(Process process) {
         List<ProcessHandle> descendants = process.descendants().collect(Collectors.toList());
         process.destroy();
-        if (!waitFor(process.toHandle(), KILL_TIMEOUT)) {
+        if (!LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT)) {
             process.destroyForcibly();
-            waitFor(process.toHandle(), KILL_TIMEOUT);
+            LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT);
         }
         descendants.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    private static boolean waitFor(ProcessHandle handle, Duration timeout) {
-        try {
-            handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (ExecutionException e) {
-            return !handle.isAlive();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !handle.isAlive();
-        }
     }
 }

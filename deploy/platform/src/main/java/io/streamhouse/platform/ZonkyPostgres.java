@@ -1,6 +1,7 @@
 package io.streamhouse.platform;
 
 import io.streamhouse.broker.LocalFiles;
+import io.streamhouse.broker.LocalProcesses;
 import io.streamhouse.broker.ShutdownHook;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
@@ -23,9 +24,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -210,10 +208,10 @@ public final class ZonkyPostgres implements PostgresServer {
         closeQuietly(postgres);
         Optional<ProcessHandle> postmaster = ProcessHandle.of(postmasterPid)
                 .filter(h -> h.info().commandLine().map(c -> c.contains(settings.dataDir().toString())).orElse(false));
-        if (postmaster.isPresent() && !waitFor(postmaster.get(), STOP_WAIT)) {
+        if (postmaster.isPresent() && !LocalProcesses.waitFor(postmaster.get(), STOP_WAIT)) {
             LOG.warn("postmaster {} still running after pg_ctl stop; killing it", postmasterPid);
             postmaster.get().destroyForcibly();
-            waitFor(postmaster.get(), STOP_WAIT);
+            LocalProcesses.waitFor(postmaster.get(), STOP_WAIT);
         }
         disarm(watchdog);
         LOG.info("PostgreSQL pid {} stopped", postmasterPid);
@@ -284,7 +282,7 @@ public final class ZonkyPostgres implements PostgresServer {
         } catch (IOException e) {
             LOG.debug("watchdog already gone", e);
         }
-        if (!waitFor(watchdog.toHandle(), Duration.ofSeconds(5))) {
+        if (!LocalProcesses.waitFor(watchdog.toHandle(), Duration.ofSeconds(5))) {
             watchdog.destroyForcibly();
         }
     }
@@ -297,19 +295,6 @@ public final class ZonkyPostgres implements PostgresServer {
         }
     }
 
-    private static boolean waitFor(ProcessHandle handle, Duration timeout) {
-        try {
-            handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (ExecutionException e) {
-            return !handle.isAlive();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !handle.isAlive();
-        }
-    }
 
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -21,20 +21,23 @@ public record RuleSet(long version, List<Rule> rules) {
         rules = List.copyOf(rules);
     }
 
+    /** The version of a set of rules: the sum of the latest version of each rule, enabled or not. */
+    public static long versionOf(java.util.Collection<RuleDefinition> latestDefinitions) {
+        return latestDefinitions.stream().mapToLong(RuleDefinition::getVersion).sum();
+    }
+
     public static RuleSet of(Iterable<RuleDefinition> definitions) {
         Map<String, RuleDefinition> latest = new LinkedHashMap<>();
         for (RuleDefinition d : definitions) {
             latest.merge(d.getRuleId(), d, (a, b) -> b.getVersion() >= a.getVersion() ? b : a);
         }
-        long version = 0;
         List<Rule> rules = new ArrayList<>();
         for (RuleDefinition d : latest.values().stream().sorted(Comparator.comparing(RuleDefinition::getRuleId)).toList()) {
-            version += d.getVersion();
             if (d.getEnabled()) {
                 rules.add(Rules.fromDefinition(d));
             }
         }
-        return new RuleSet(version, rules);
+        return new RuleSet(versionOf(latest.values()), rules);
     }
 
     public Decision decide(TransactionAuthorizationRequested request, Features features) {

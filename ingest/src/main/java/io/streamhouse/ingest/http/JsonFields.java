@@ -34,13 +34,22 @@ public final class JsonFields {
         errors.add(new FieldError(path, message));
     }
 
-    public JsonNode object(JsonNode parent, String path, String name, boolean required) {
+    /** The field's node, or null when it is absent or JSON null (recorded as an error if it is required). */
+    private JsonNode present(JsonNode parent, String fieldPath, String name, boolean required) {
         JsonNode node = parent.get(name);
-        String p = join(path, name);
         if (node == null || node.isNull()) {
             if (required) {
-                error(p, "is required");
+                error(fieldPath, "is required");
             }
+            return null;
+        }
+        return node;
+    }
+
+    public JsonNode object(JsonNode parent, String path, String name, boolean required) {
+        String p = join(path, name);
+        JsonNode node = present(parent, p, name, required);
+        if (node == null) {
             return null;
         }
         if (!node.isObject()) {
@@ -51,12 +60,9 @@ public final class JsonFields {
     }
 
     public String text(JsonNode parent, String path, String name, boolean required, int maxLength, Pattern pattern, String patternHint) {
-        JsonNode node = parent.get(name);
         String p = join(path, name);
-        if (node == null || node.isNull()) {
-            if (required) {
-                error(p, "is required");
-            }
+        JsonNode node = present(parent, p, name, required);
+        if (node == null) {
             return null;
         }
         if (!node.isTextual()) {
@@ -80,12 +86,9 @@ public final class JsonFields {
     }
 
     public BigDecimal decimal(JsonNode parent, String path, String name, boolean required) {
-        JsonNode node = parent.get(name);
         String p = join(path, name);
-        if (node == null || node.isNull()) {
-            if (required) {
-                error(p, "is required");
-            }
+        JsonNode node = present(parent, p, name, required);
+        if (node == null) {
             return null;
         }
         // A decimal string keeps exactness; a JSON number is accepted as written (Jackson reads it as BigDecimal).
@@ -104,12 +107,9 @@ public final class JsonFields {
     }
 
     public Double number(JsonNode parent, String path, String name, boolean required, double min, double max) {
-        JsonNode node = parent.get(name);
         String p = join(path, name);
-        if (node == null || node.isNull()) {
-            if (required) {
-                error(p, "is required");
-            }
+        JsonNode node = present(parent, p, name, required);
+        if (node == null) {
             return null;
         }
         if (!node.isNumber()) {
