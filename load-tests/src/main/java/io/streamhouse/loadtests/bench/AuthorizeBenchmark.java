@@ -76,7 +76,7 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         URI ingestUri = Loopback.requireUri(ingest, "--ingest");
-        requireLoopbackBootstrap(bootstrap);
+        Loopback.requireBootstrap(bootstrap);
         String runId = Long.toString(System.currentTimeMillis(), 36);
         out.printf(Locale.ROOT, "Authorize benchmark %s at %s: rates %s for %s each, warm-up %s, relay commit interval %s, %d cores%n",
                 runId, Instant.now(), rates, duration, warmup, commitInterval, Runtime.getRuntime().availableProcessors());
@@ -150,18 +150,5 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         table.append(String.format(Locale.ROOT, "| %d | %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f× | %d |%n", rate, path, l.count(),
                 l.percentileMillis(50), l.percentileMillis(99), l.percentileMillis(99.9), l.maxMillis(),
                 l.percentileMillis(99) / rawP99, notDecided));
-    }
-
-    static void requireLoopbackBootstrap(String bootstrap) {
-        for (String server : bootstrap.split(",")) {
-            String host = server.trim();
-            int colon = host.lastIndexOf(':');
-            if (colon > 0) {
-                host = host.substring(0, colon);
-            }
-            if (!Loopback.isLoopbackHost(host)) {
-                throw new IllegalArgumentException("benchmarks send load to loopback addresses only; --bootstrap '" + server + "' is not one");
-            }
-        }
     }
 }
