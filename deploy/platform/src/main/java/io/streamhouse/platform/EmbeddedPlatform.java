@@ -102,6 +102,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
             createSchemaIfMissing(postgres, options.schema());
             return null;
         });
+        step("shop migrations", () -> {
+            LOG.info("applied {} shop schema migration(s)", ShopDatabase.migrate(postgres));
+            return null;
+        });
         registry = step("schema registry", () -> SchemaRegistryServer.start(
                 RegistryConfig.of(broker.bootstrapServers()).withPort(options.registryPort())));
         step("topics", () -> {
