@@ -12,12 +12,31 @@ import org.flywaydb.core.api.output.MigrateResult;
 public final class ShopDatabase {
 
     public static final String SCHEMA = "shop";
-    /** The captured tables, qualified, as Debezium's {@code table.include.list} names them. */
-    public static final java.util.List<String> CAPTURED_TABLES = java.util.List.of(
-            "shop.customers", "shop.addresses", "shop.payment_methods", "shop.orders", "shop.order_lines");
     static final String LOCATION = "classpath:db/shop";
 
     private ShopDatabase() {
+    }
+
+    /**
+     * Drops the CDC connector's replication slot and publication if they exist (stop the connector first: an active
+     * slot cannot be dropped). Returns whether a slot was dropped.
+     */
+    public static boolean dropCapture(PostgresServer server, io.streamhouse.connect.CdcConnector.Source source) throws java.sql.SQLException {
+        try (java.sql.Connection c = server.connect()) {
+            boolean dropped = false;
+            try (java.sql.PreparedStatement s = c.prepareStatement(
+                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ? AND NOT active")) {
+                s.setString(1, source.slotName());
+                try (java.sql.ResultSet rs = s.executeQuery()) {
+                    dropped = rs.next();
+                }
+            }
+            try (java.sql.Statement s = c.createStatement()) {
+                // Validated by CdcConnector.Source: a plain identifier, safe to inline.
+                s.execute("DROP PUBLICATION IF EXISTS " + source.publicationName());
+            }
+            return dropped;
+        }
     }
 
     /** Applies every pending migration to the database of {@code server}; returns how many were applied. */
