@@ -59,6 +59,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private volatile boolean closed;
     private ConnectProcess connect;
     private CdcConnector.Source cdcSource;
+    private volatile boolean purgeCdcOnClose;
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -184,10 +185,14 @@ public final class EmbeddedPlatform implements AutoCloseable {
             String suffix = options.ephemeral() ? "_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this)) : "";
             cdcSource = new CdcConnector.Source(postgres.jdbcUrl(), postgres.user(), postgres.password(),
                     CdcConnector.DEFAULT_SLOT + suffix, CdcConnector.DEFAULT_PUBLICATION + suffix);
-            if (options.ephemeral()) {
-                CdcConnector.Source source = cdcSource;
-                step("replication slot cleanup", () -> (AutoCloseable) () -> ShopDatabase.dropCapture(postgres, source));
-            }
+            CdcConnector.Source source = cdcSource;
+            // Closed after the worker (steps close newest first) and before PostgreSQL.
+            step("replication slot cleanup", () -> (AutoCloseable) () -> {
+                if (options.ephemeral() || purgeCdcOnClose) {
+                    LOG.info("dropping replication slot {} and publication {}: {}", source.slotName(), source.publicationName(),
+                            ShopDatabase.dropCapture(postgres, source) ? "slot dropped" : "no inactive slot of that name");
+                }
+            });
         }
         connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
                 broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
@@ -195,6 +200,14 @@ public final class EmbeddedPlatform implements AutoCloseable {
         connect.putConnector(CdcConnector.DEFAULT_NAME, CdcConnector.config(cdcSource, registry.url().toString()));
         connect.awaitRunning(CdcConnector.DEFAULT_NAME, Duration.ofSeconds(60));
         return connect;
+    }
+
+    /**
+     * Makes {@link #close()} drop the CDC replication slot and publication after stopping the worker (what
+     * {@code ./streamhouse down --purge} asks for). Changes made while nothing captures are then not captured later.
+     */
+    public void purgeCdcOnClose() {
+        purgeCdcOnClose = true;
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */

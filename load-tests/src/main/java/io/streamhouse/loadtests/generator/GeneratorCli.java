@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
         description = "Deterministic Streamhouse event generator with planted anomalies and ground truth.")
 public final class GeneratorCli implements Callable<Integer> {
 
-    enum Target { file, kafka, http }
+    enum Target { file, kafka, http, postgres }
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed; same seed and options, same events (default ${DEFAULT-VALUE}).")
     long seed;
@@ -55,7 +55,7 @@ public final class GeneratorCli implements Callable<Integer> {
     @Option(names = "--vehicles", defaultValue = "40", description = "World size (default ${DEFAULT-VALUE}).")
     int vehicles;
 
-    @Option(names = "--target", defaultValue = "file", description = "file, kafka or http (default ${DEFAULT-VALUE}).")
+    @Option(names = "--target", defaultValue = "file", description = "file, kafka, http or postgres (default ${DEFAULT-VALUE}).")
     Target target;
     @Option(names = "--kinds", split = ",", description = "Event kinds to send: ${COMPLETION-CANDIDATES} (default all; http sends TRANSACTION only).")
     Set<EventKind> kinds;
@@ -65,6 +65,12 @@ public final class GeneratorCli implements Callable<Integer> {
     String registry;
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
+    @Option(names = "--jdbc-url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/streamhouse", description = "Shop database for --target postgres, loopback only (default ${DEFAULT-VALUE}).")
+    String jdbcUrl;
+    @Option(names = "--jdbc-user", defaultValue = "postgres", description = "Database user (default ${DEFAULT-VALUE}).")
+    String jdbcUser;
+    @Option(names = "--jdbc-password", defaultValue = "", description = "Database password (default: none).")
+    String jdbcPassword;
     @Option(names = "--http-concurrency", defaultValue = "1", description = "Requests in flight; above 1 the delivery order is only approximate (default ${DEFAULT-VALUE}).")
     int httpConcurrency;
     @Option(names = "--deadline", defaultValue = "PT10M", description = "Overall limit for sending (default ${DEFAULT-VALUE}).")
@@ -131,6 +137,13 @@ public final class GeneratorCli implements Callable<Integer> {
                 Loopback.requireBootstrap(bootstrap);
                 Loopback.requireUri(registry, "schema registry");
             }
+            case postgres -> {
+                if (!EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER).containsAll(chosen)) {
+                    throw new UnsupportedOperationException("the postgres target writes the shop schema: CUSTOMER and"
+                            + " ORDER events only (change data capture turns them into shop.customers / shop.orders)."
+                            + " Pass --kinds CUSTOMER,ORDER.");
+                }
+            }
             case http -> {
                 Loopback.requireUri(ingest, "ingest URL");
                 if (!EnumSet.of(EventKind.TRANSACTION).containsAll(chosen)) {
@@ -147,6 +160,7 @@ public final class GeneratorCli implements Callable<Integer> {
         return switch (target) {
             case file -> new FileSink(out.resolve("events.jsonl"));
             case kafka -> new KafkaSink(bootstrap, registry, Map.of());
+            case postgres -> new PostgresSink(jdbcUrl, jdbcUser, jdbcPassword, g.customers());
             case http -> {
                 Map<String, String> pans = new LinkedHashMap<>();
                 g.cards().forEach(c -> pans.put(c.token(), c.pan()));
