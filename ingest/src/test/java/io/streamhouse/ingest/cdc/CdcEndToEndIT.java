@@ -79,6 +79,8 @@ class CdcEndToEndIT {
         String run = "lat-" + UUID.randomUUID().toString().substring(0, 8) + "-";
         int n = 40;
         List<Long> latenciesMs = new ArrayList<>();
+        List<Long> captureMs = new ArrayList<>();
+        List<Long> deliveryMs = new ArrayList<>();
         Map<String, Integer> kinds = new HashMap<>();
         try (Connection c = platform.postgres().connect();
              Domain<CustomerEvent> customers = new Domain<>(Topics.CUSTOMERS.name(), CustomerEvent.class);
@@ -91,24 +93,28 @@ class CdcEndToEndIT {
                 shop.register(customer, customer + "@example.com", Instant.now());
                 CustomerEvent registered = customers.await(customer, e -> e.getChange() instanceof CustomerRegistered);
                 latenciesMs.add(ms(t0));
+                customers.breakdown(captureMs, deliveryMs);
                 assertThat(((CustomerRegistered) registered.getChange()).getAddress().getCity()).isEqualTo("Rotterdam");
 
                 t0 = System.nanoTime();
                 shop.changeEmail(customer, "new-" + customer + "@example.com");
                 CustomerEvent email = customers.await(customer, e -> e.getChange() instanceof CustomerEmailChanged);
                 latenciesMs.add(ms(t0));
+                customers.breakdown(captureMs, deliveryMs);
                 assertThat(((CustomerEmailChanged) email.getChange()).getPrevious()).isEqualTo(customer + "@example.com");
 
                 t0 = System.nanoTime();
                 shop.moveTo(customer, "Blaak " + i);
                 CustomerEvent moved = customers.await(customer, e -> e.getChange() instanceof CustomerAddressChanged);
                 latenciesMs.add(ms(t0));
+                customers.breakdown(captureMs, deliveryMs);
                 assertThat(((CustomerAddressChanged) moved.getChange()).getPrevious().getLine1()).isEqualTo("Coolsingel 1");
 
                 t0 = System.nanoTime();
                 shop.placeOrder(order, customer, new BigDecimal("19.9900"), new BigDecimal("0.0001"));
                 OrderEvent placed = orders.await(order, e -> e.getChange() instanceof OrderPlaced);
                 latenciesMs.add(ms(t0));
+                orders.breakdown(captureMs, deliveryMs);
                 assertThat(((OrderPlaced) placed.getChange()).getTotal().getAmount()).isEqualTo(new BigDecimal("19.9901"));
                 assertThat(((OrderPlaced) placed.getChange()).getLines()).hasSize(2);
 
@@ -116,16 +122,19 @@ class CdcEndToEndIT {
                 shop.setStatus(order, "PAID");
                 orders.await(order, e -> e.getChange() instanceof OrderStatusChanged);
                 latenciesMs.add(ms(t0));
+                orders.breakdown(captureMs, deliveryMs);
 
                 t0 = System.nanoTime();
                 shop.deleteOrder(order);
                 orders.await(order, e -> e.getChange() instanceof OrderCancelled);
                 latenciesMs.add(ms(t0));
+                orders.breakdown(captureMs, deliveryMs);
 
                 t0 = System.nanoTime();
                 shop.deleteCustomer(customer);
                 customers.await(customer, e -> e.getChange() instanceof CustomerDeleted);
                 latenciesMs.add(ms(t0));
+                customers.breakdown(captureMs, deliveryMs);
             }
             // every change exactly once: 4 customer events and 3 order events per iteration, no more
             assertThat(customers.countWithPrefix(run)).isEqualTo(4 * n);
@@ -133,11 +142,10 @@ class CdcEndToEndIT {
             kinds.put("customer", customers.countWithPrefix(run));
             kinds.put("order", orders.countWithPrefix(run));
         }
-        Collections.sort(latenciesMs);
-        long median = latenciesMs.get(latenciesMs.size() / 2);
-        long p99 = latenciesMs.get((int) Math.ceil(latenciesMs.size() * 0.99) - 1);
-        System.out.printf("CDC commit -> domain event latency over %d changes (%s): median %d ms, p99 %d ms, max %d ms%n",
-                latenciesMs.size(), kinds, median, p99, latenciesMs.get(latenciesMs.size() - 1));
+        System.out.printf("CDC commit -> domain event latency over %d changes (%s): %s; of which PostgreSQL commit ->"
+                        + " Debezium read (source.ts_ms -> envelope ts_ms) %s, Debezium read -> domain event consumed %s%n",
+                latenciesMs.size(), kinds, percentiles(latenciesMs), percentiles(captureMs), percentiles(deliveryMs));
+        assertThat(latenciesMs).hasSize(7 * n);
     }
 
     /**
@@ -197,6 +205,13 @@ class CdcEndToEndIT {
                 .allSatisfy((order, count) -> assertThat(count).as("raw inserts of %s", order).isEqualTo(1));
     }
 
+    private static String percentiles(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return String.format("median %d ms, p99 %d ms, max %d ms", sorted.get(sorted.size() / 2),
+                sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1), sorted.get(sorted.size() - 1));
+    }
+
     private static long ms(long t0) {
         return Duration.ofNanos(System.nanoTime() - t0).toMillis();
     }
@@ -205,6 +220,9 @@ class CdcEndToEndIT {
     private static final class Domain<T extends org.apache.avro.specific.SpecificRecord> implements AutoCloseable {
         private final KafkaConsumer<String, T> consumer;
         private final List<ConsumerRecord<String, T>> seen = new ArrayList<>();
+        private final List<Long> receivedAtMs = new ArrayList<>();
+        private ConsumerRecord<String, T> lastMatch;
+        private long lastMatchReceivedAtMs;
 
         Domain(String topic, Class<T> type) {
             var registry = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString());
@@ -225,11 +243,13 @@ class CdcEndToEndIT {
                 for (int i = from; i < seen.size(); i++) {
                     ConsumerRecord<String, T> r = seen.get(i);
                     if (key.equals(r.key()) && matches.test(r.value())) {
+                        lastMatch = r;
+                        lastMatchReceivedAtMs = receivedAtMs.get(i);
                         return r.value();
                     }
                 }
                 from = seen.size();
-                consumer.poll(Duration.ofMillis(5)).forEach(seen::add);
+                poll(Duration.ofMillis(5));
             }
             throw new AssertionError("no matching event for " + key + " within 30 s");
         }
@@ -237,15 +257,33 @@ class CdcEndToEndIT {
         void awaitCount(String prefix, int count) {
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
             while (countWithPrefix(prefix) < count && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+                poll(Duration.ofMillis(200));
             }
             // one more poll: anything beyond the expected count would be a duplicate and must be seen
-            consumer.poll(Duration.ofSeconds(2)).forEach(seen::add);
+            poll(Duration.ofSeconds(2));
             assertThat(countWithPrefix(prefix)).as("events with keys %s*", prefix).isGreaterThanOrEqualTo(count);
         }
 
+        private void poll(Duration timeout) {
+            var records = consumer.poll(timeout);
+            long now = System.currentTimeMillis();
+            for (ConsumerRecord<String, T> r : records) {
+                seen.add(r);
+                receivedAtMs.add(now);
+            }
+        }
+
+        /** Of the last awaited event: commit -> Debezium read, and Debezium read -> consumed here (wall clock). */
+        void breakdown(List<Long> capture, List<Long> delivery) {
+            var envelope = (org.apache.avro.generic.GenericRecord) ((org.apache.avro.generic.GenericRecord) lastMatch.value()).get("envelope");
+            long occurred = ((java.time.Instant) envelope.get("occurredAt")).toEpochMilli();
+            long recorded = ((java.time.Instant) envelope.get("recordedAt")).toEpochMilli();
+            capture.add(recorded - occurred);
+            delivery.add(lastMatchReceivedAtMs - recorded);
+        }
+
         int countWithPrefix(String prefix) {
-            consumer.poll(Duration.ofMillis(500)).forEach(seen::add);
+            poll(Duration.ofMillis(500));
             return (int) seen.stream().filter(r -> r.key().startsWith(prefix)).count();
         }
 
