@@ -105,6 +105,7 @@ public final class Launcher {
             boolean demoOk = true;
             if (options.demoCount() > 0) {
                 demoOk = demo(stack, options);
+                demoOk &= cdcDemo(stack);
             }
             if (options.exitAfterDemo()) {
                 return demoOk ? 0 : 1;
@@ -152,6 +153,19 @@ public final class Launcher {
             return false;
         }
         OUT.println("  Every answer matched the demo's ground truth and the decision the api recorded.");
+        return true;
+    }
+
+    private static boolean cdcDemo(Stack stack) throws Exception {
+        OUT.println("Change data capture: one order written to the shop database, awaited on shop.orders ...");
+        CdcDemo.Result r = CdcDemo.run(stack.platform, Duration.ofSeconds(60));
+        if (!r.arrived()) {
+            OUT.println("  Order " + r.orderId() + " did not arrive as OrderPlaced within " + r.took().toSeconds()
+                    + " s: see logs/ingest.log and platform/connect/connect.log");
+            return false;
+        }
+        OUT.printf("  %s placed, total EUR %s, on shop.orders %d ms after the commit (one order; not a benchmark)%n",
+                r.orderId(), r.total().toPlainString(), r.took().toMillis());
         return true;
     }
 
