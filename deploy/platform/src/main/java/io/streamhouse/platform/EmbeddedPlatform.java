@@ -197,7 +197,13 @@ public final class EmbeddedPlatform implements AutoCloseable {
         connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
                 broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
         connect.releaseShutdownHook();
-        connect.putConnector(CdcConnector.DEFAULT_NAME, CdcConnector.config(cdcSource, registry.url().toString()));
+        Map<String, String> connector = new LinkedHashMap<>(CdcConnector.config(cdcSource, registry.url().toString()));
+        if (options.ephemeral()) {
+            // A test platform on a shared external PostgreSQL must not re-read earlier runs' rows as a snapshot:
+            // capture from the slot's creation on. The launcher keeps Debezium's default (initial snapshot).
+            connector.put("snapshot.mode", "no_data");
+        }
+        connect.putConnector(CdcConnector.DEFAULT_NAME, connector);
         connect.awaitRunning(CdcConnector.DEFAULT_NAME, Duration.ofSeconds(60));
         return connect;
     }
