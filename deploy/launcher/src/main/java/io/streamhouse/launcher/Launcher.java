@@ -222,8 +222,15 @@ public final class Launcher {
     /** In the stopping {@code up} process: a {@code down --purge} left its marker, so the slot goes with the worker. */
     private static void purgeIfAsked(Stack stack, Path data) {
         if (stack.platform != null && Files.exists(purgeMarker(data))) {
-            OUT.println("Dropping the CDC replication slot and publication (down --purge) ...");
-            stack.platform.purgeCdcOnClose();
+            OUT.println("Stopping change data capture and dropping its replication slot and publication (down --purge) ...");
+            try {
+                var source = stack.platform.cdcSource();
+                boolean dropped = stack.platform.stopCdcAndDropCapture();
+                OUT.println(source.map(s -> (dropped ? "  Dropped replication slot " : "  No replication slot ") + s.slotName()
+                        + "; publication " + s.publicationName() + " dropped if it existed.").orElse("  CDC was not running."));
+            } catch (java.sql.SQLException | RuntimeException e) {
+                System.err.println("  Could not drop the replication slot: " + e.getMessage());
+            }
             try {
                 Files.deleteIfExists(purgeMarker(data));
             } catch (IOException e) {

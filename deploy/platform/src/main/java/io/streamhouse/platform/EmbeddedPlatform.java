@@ -59,7 +59,6 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private volatile boolean closed;
     private ConnectProcess connect;
     private CdcConnector.Source cdcSource;
-    private volatile boolean purgeCdcOnClose;
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -188,7 +187,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             CdcConnector.Source source = cdcSource;
             // Closed after the worker (steps close newest first) and before PostgreSQL.
             step("replication slot cleanup", () -> (AutoCloseable) () -> {
-                if (options.ephemeral() || purgeCdcOnClose) {
+                if (options.ephemeral()) {
                     LOG.info("dropping replication slot {} and publication {}: {}", source.slotName(), source.publicationName(),
                             ShopDatabase.dropCapture(postgres, source) ? "slot dropped" : "no inactive slot of that name");
                 }
@@ -209,11 +208,20 @@ public final class EmbeddedPlatform implements AutoCloseable {
     }
 
     /**
-     * Makes {@link #close()} drop the CDC replication slot and publication after stopping the worker (what
-     * {@code ./streamhouse down --purge} asks for). Changes made while nothing captures are then not captured later.
+     * Stops the Connect worker and drops the CDC replication slot and publication (what
+     * {@code ./streamhouse down --purge} asks for): an abandoned slot holds WAL for ever. Changes made while nothing
+     * captures are then not captured later. {@link #cdc()} starts capturing again, from a new slot.
+     *
+     * @return whether a slot was dropped (false: CDC never ran, or the slot was gone already)
      */
-    public void purgeCdcOnClose() {
-        purgeCdcOnClose = true;
+    public synchronized boolean stopCdcAndDropCapture() throws SQLException {
+        if (cdcSource == null) {
+            return false;
+        }
+        if (connect != null) {
+            connect.close();
+        }
+        return ShopDatabase.dropCapture(postgres, cdcSource);
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */

@@ -18,24 +18,53 @@ public final class ShopDatabase {
     }
 
     /**
-     * Drops the CDC connector's replication slot and publication if they exist (stop the connector first: an active
-     * slot cannot be dropped). Returns whether a slot was dropped.
+     * Drops the CDC connector's replication slot and publication if they exist. Stop the connector first: the slot
+     * is dropped once PostgreSQL has let go of it (its walsender ends shortly after the connection closes; waited for
+     * up to {@code 10 s}). Returns whether a slot was dropped.
      */
     public static boolean dropCapture(PostgresServer server, io.streamhouse.connect.CdcConnector.Source source) throws java.sql.SQLException {
         try (java.sql.Connection c = server.connect()) {
-            boolean dropped = false;
-            try (java.sql.PreparedStatement s = c.prepareStatement(
-                    "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ? AND NOT active")) {
-                s.setString(1, source.slotName());
-                try (java.sql.ResultSet rs = s.executeQuery()) {
-                    dropped = rs.next();
-                }
-            }
+            boolean dropped = dropSlotWhenInactive(c, source.slotName(), java.time.Duration.ofSeconds(10));
             try (java.sql.Statement s = c.createStatement()) {
                 // Validated by CdcConnector.Source: a plain identifier, safe to inline.
                 s.execute("DROP PUBLICATION IF EXISTS " + source.publicationName());
             }
             return dropped;
+        }
+    }
+
+    private static boolean dropSlotWhenInactive(java.sql.Connection c, String slot, java.time.Duration wait) throws java.sql.SQLException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            Boolean active = null;
+            try (java.sql.PreparedStatement s = c.prepareStatement("SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+                s.setString(1, slot);
+                try (java.sql.ResultSet rs = s.executeQuery()) {
+                    if (rs.next()) {
+                        active = rs.getBoolean(1);
+                    }
+                }
+            }
+            if (active == null) {
+                return false;
+            }
+            if (!active) {
+                try (java.sql.PreparedStatement s = c.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+                    s.setString(1, slot);
+                    s.execute();
+                }
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new java.sql.SQLException("replication slot " + slot + " is still in use after " + wait.toSeconds()
+                        + " s: is a connector still reading it? Stop it first");
+            }
+            try {
+                java.util.concurrent.TimeUnit.MILLISECONDS.sleep(100); // bounded by the deadline above
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.sql.SQLException("interrupted while waiting for slot " + slot, e);
+            }
         }
     }
 

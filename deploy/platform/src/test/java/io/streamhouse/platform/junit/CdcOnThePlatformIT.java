@@ -30,6 +30,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CdcOnThePlatformIT {
 
     @Test
+    void stoppingCdcWithPurgeDropsTheSlotAndThePublicationAndCdcCanStartAgain(EmbeddedPlatform platform) throws Exception {
+        platform.cdc();
+        var source = platform.cdcSource().orElseThrow();
+        assertThat(slotsAndPublications(platform, source.slotName(), source.publicationName())).isEqualTo(2);
+
+        assertThat(platform.stopCdcAndDropCapture()).isTrue();
+        assertThat(slotsAndPublications(platform, source.slotName(), source.publicationName())).isZero();
+        assertThat(platform.stopCdcAndDropCapture()).as("nothing left to drop").isFalse();
+
+        platform.cdc();
+        assertThat(slotsAndPublications(platform, source.slotName(), source.publicationName())).isEqualTo(2);
+    }
+
+    private static int slotsAndPublications(EmbeddedPlatform platform, String slot, String publication) throws Exception {
+        try (Connection c = platform.postgres().connect(); var s = c.prepareStatement(
+                "SELECT (SELECT count(*) FROM pg_replication_slots WHERE slot_name = ?)"
+                        + " + (SELECT count(*) FROM pg_publication WHERE pubname = ?)")) {
+            s.setString(1, slot);
+            s.setString(2, publication);
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    @Test
     void aCommittedOrderArrivesAsAWireFormatChangeWithAnExactDecimal(EmbeddedPlatform platform) throws Exception {
         platform.cdc();
         String customer = "it-" + UUID.randomUUID();
