@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
         description = "Deterministic Streamhouse event generator with planted anomalies and ground truth.")
 public final class GeneratorCli implements Callable<Integer> {
 
-    enum Target { file, kafka, http, mqtt }
+    enum Target { file, kafka, http, mqtt, postgres }
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed; same seed and options, same events (default ${DEFAULT-VALUE}).")
     long seed;
@@ -55,7 +55,7 @@ public final class GeneratorCli implements Callable<Integer> {
     @Option(names = "--vehicles", defaultValue = "40", description = "World size (default ${DEFAULT-VALUE}).")
     int vehicles;
 
-    @Option(names = "--target", defaultValue = "file", description = "file, kafka, http (transactions, telemetry, parcel scans) or mqtt (telemetry) (default ${DEFAULT-VALUE}).")
+    @Option(names = "--target", defaultValue = "file", description = "file, kafka, http (transactions, telemetry, parcel scans), mqtt (telemetry) or postgres (customers, orders) (default ${DEFAULT-VALUE}).")
     Target target;
     @Option(names = "--kinds", split = ",", description = "Event kinds to send: ${COMPLETION-CANDIDATES} (default: all that the target carries).")
     Set<EventKind> kinds;
@@ -67,6 +67,12 @@ public final class GeneratorCli implements Callable<Integer> {
     String ingest;
     @Option(names = "--mqtt", defaultValue = "tcp://127.0.0.1:1883", description = "MQTT broker for --target mqtt, loopback only (default ${DEFAULT-VALUE}).")
     String mqtt;
+    @Option(names = "--jdbc-url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/streamhouse", description = "Shop database for --target postgres, loopback only (default ${DEFAULT-VALUE}).")
+    String jdbcUrl;
+    @Option(names = "--jdbc-user", defaultValue = "postgres", description = "Database user (default ${DEFAULT-VALUE}).")
+    String jdbcUser;
+    @Option(names = "--jdbc-password", defaultValue = "", description = "Database password (default: none).")
+    String jdbcPassword;
     @Option(names = "--http-concurrency", defaultValue = "1", description = "Requests in flight; above 1 the delivery order is only approximate (default ${DEFAULT-VALUE}).")
     int httpConcurrency;
     @Option(names = "--deadline", defaultValue = "PT10M", description = "Overall limit for sending (default ${DEFAULT-VALUE}).")
@@ -131,6 +137,7 @@ public final class GeneratorCli implements Callable<Integer> {
             case file, kafka -> EnumSet.allOf(EventKind.class);
             case http -> EnumSet.of(EventKind.TRANSACTION, EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
             case mqtt -> EnumSet.of(EventKind.VEHICLE_TELEMETRY);
+            case postgres -> EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER);
         };
     }
 
@@ -142,6 +149,8 @@ public final class GeneratorCli implements Callable<Integer> {
                 Loopback.requireBootstrap(bootstrap);
                 Loopback.requireUri(registry, "schema registry");
             }
+            case postgres -> requireKinds(chosen, EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER),
+                    "the shop schema (change data capture turns them into shop.customers / shop.orders)");
             case http -> {
                 Loopback.requireUri(ingest, "ingest URL");
                 requireKinds(chosen, EnumSet.of(EventKind.TRANSACTION, EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN),
@@ -162,6 +171,7 @@ public final class GeneratorCli implements Callable<Integer> {
         return switch (target) {
             case file -> new FileSink(out.resolve("events.jsonl"));
             case kafka -> new KafkaSink(bootstrap, registry, Map.of());
+            case postgres -> new PostgresSink(jdbcUrl, jdbcUser, jdbcPassword, g.customers());
             case http -> {
                 Map<String, String> pans = new LinkedHashMap<>();
                 g.cards().forEach(c -> pans.put(c.token(), c.pan()));
