@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The mapping between Kafka Connect's data model and Avro, written here because Confluent's (AvroData) is not on
@@ -371,9 +370,6 @@ public final class ConnectAvro {
                 b.name(connectName);
             }
         }
-        if (logical instanceof LogicalTypes.Decimal && connectName != null) {
-            // keep the name already set by Decimal.builder()
-        }
         String version = avro.getProp(CONNECT_VERSION);
         if (version != null) {
             b.version(Integer.valueOf(version));
@@ -476,9 +472,5 @@ public final class ConnectAvro {
             default:
                 return avro;
         }
-    }
-
-    static long microsToMillis(long micros) {
-        return TimeUnit.MICROSECONDS.toMillis(micros);
     }
 }
