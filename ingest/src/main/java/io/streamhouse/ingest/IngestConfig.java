@@ -102,7 +102,7 @@ public interface IngestConfig {
         @WithName("state-dir")
         String stateDir();
 
-        @WithDefault("100ms")
+        @WithDefault("10ms")
         @WithName("commit-interval")
         Duration commitInterval();
     }
