@@ -6,7 +6,6 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
@@ -122,7 +121,10 @@ public final class StateCodec {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            new SpecificDatumWriter<V>(value.getSchema()).write(value, encoder);
+            @SuppressWarnings("unchecked")
+            Class<V> type = (Class<V>) value.getClass();
+            // The class's own model carries its logical-type conversions (timestamps as Instant, decimals).
+            new SpecificDatumWriter<>(type).write(value, encoder);
             encoder.flush();
             return out.toByteArray();
         } catch (IOException e) {
@@ -131,9 +133,8 @@ public final class StateCodec {
     }
 
     private static <V extends SpecificRecord> V fromAvro(byte[] bytes, Class<V> type) throws IOException {
-        var schema = SpecificData.get().getSchema(type);
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
-        return new SpecificDatumReader<V>(schema, schema, new SpecificData(type.getClassLoader())).read(null, decoder);
+        return new SpecificDatumReader<>(type).read(null, decoder);
     }
 
     private StateCodec() {
