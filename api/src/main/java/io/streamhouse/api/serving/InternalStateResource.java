@@ -21,6 +21,13 @@ public class InternalStateResource {
         this.serving = serving;
     }
 
+    /** The trivial baseline of the lookup benchmark: same app, same HTTP stack and JSON writer, no store. */
+    @GET
+    @Path("/ping")
+    public java.util.Map<String, Object> ping() {
+        return java.util.Map.of("pong", true);
+    }
+
     @GET
     @Path("/state/{store}/{key}")
     public Response state(@PathParam("store") String store, @PathParam("key") String key, @QueryParam("asOf") String asOf) {

@@ -7,6 +7,8 @@ import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -38,9 +40,13 @@ public class ServingStreams {
     private volatile KafkaStreams streams;
     private volatile KeyRouter router;
 
-    public ServingStreams(ApiConfig config, TopicSerdes serdes) {
+    private final jakarta.enterprise.inject.Instance<MeterRegistry> registries;
+    private KafkaStreamsMetrics metrics;
+
+    public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries) {
         this.config = config;
         this.serdes = serdes;
+        this.registries = registries;
     }
 
     /**
@@ -81,6 +87,11 @@ public class ServingStreams {
         });
         router = new KeyRouter(created, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
         streams = created;
+        if (registries.isResolvable()) {
+            // Streams' own metrics (records-lag, process rates, commit latency) on /q/metrics, tagged kafka.*
+            metrics = new KafkaStreamsMetrics(created);
+            metrics.bindTo(registries.get());
+        }
         created.start();
         LOG.infof("Serving projections started as %s (application %s)", self, config.serving().applicationId());
     }
@@ -129,6 +140,9 @@ public class ServingStreams {
     @PreDestroy
     void close() {
         KafkaStreams s = streams;
+        if (metrics != null) {
+            metrics.close();
+        }
         if (s != null) {
             s.close(Duration.ofSeconds(10));
         }
