@@ -139,6 +139,8 @@ public final class Folds {
     public static CustomerState customer(CustomerState previous, String customerId, Object event) {
         CustomerState.Builder next = previous == null
                 ? CustomerState.newBuilder().setCustomerId(customerId).setLastEventId("").setLastEventAt(Instant.EPOCH)
+                        .setOrderCount(0).setSpend(new HashMap<>()).setOrders(new ArrayList<>())
+                        .setDecisions(new ArrayList<>()).setCardTokens(new ArrayList<>())
                 : CustomerState.newBuilder(previous);
         String eventId;
         Instant at;

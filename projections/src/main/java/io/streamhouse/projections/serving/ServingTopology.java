@@ -20,6 +20,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -27,6 +28,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -44,7 +46,8 @@ import java.util.Objects;
  * partitions, the entity topics 6; a parcel's vehicle lives on the vehicle's partition) are done at query time
  * instead, by key lookups on the stores, which costs a lookup rather than a commit interval and a topic.
  * Decisions without a customer id cannot be attributed to a customer and are not folded here (they stay queryable by
- * transaction id).
+ * transaction id). An event a fold cannot apply goes to its source topic's dead-letter topic (re-encoded, with the
+ * reason); an alert's is chosen by its category, since the three alert topics are merged before the fold.
  */
 public final class ServingTopology {
 
@@ -76,24 +79,27 @@ public final class ServingTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.ALERT_FEED),
                 Serdes.String(), serdes.stateSerde(Alert.class)));
 
-        read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
+        deadLetter(read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
                 .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
-                                (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt()),
-                        Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING);
+                                (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS)),
+                        Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING), "serving-parcel-tracking");
 
-        read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
+        deadLetter(read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
                 .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,
-                                (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt()),
-                        Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH);
+                                (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(Topics.VEHICLE_TELEMETRY)),
+                        Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH), "serving-vehicle-health");
 
         KStream<String, Alert> alerts = read(builder, serdes, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
                 .merge(read(builder, serdes, Topics.PARCEL_ALERTS, ServingTopology::subjectOf, "serving-parcel-alerts"),
                         Named.as("serving-alerts-merge-parcels"))
                 .merge(read(builder, serdes, Topics.MAINTENANCE_ALERTS, ServingTopology::subjectOf, "serving-maintenance-alerts"),
                         Named.as("serving-alerts-merge-maintenance"));
-        alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
-                        (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt()),
-                Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS);
+        deadLetter(alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
+                        (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                        encoder(serdes, Topics.FRAUD_ALERTS), ServingTopology::alertDeadLetterTopic),
+                Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
         alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
 
         KStream<String, Object> customers = read(builder, serdes, Topics.CUSTOMERS, CustomerEvent::getCustomerId, "serving-customers")
@@ -112,11 +118,19 @@ public final class ServingTopology {
                         .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.TRANSACTION_DECISIONS))
                         .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
                 .mapValues(v -> (Object) v, Named.as("serving-decisions-as-input"));
-        customers.merge(orders, Named.as("serving-customer-merge-orders"))
+        var orderEncoder = encoder(serdes, Topics.ORDERS);
+        var decisionEncoder = encoder(serdes, Topics.TRANSACTION_DECISIONS);
+        var customerEncoder = encoder(serdes, Topics.CUSTOMERS);
+        deadLetter(customers.merge(orders, Named.as("serving-customer-merge-orders"))
                 .merge(decisions, Named.as("serving-customer-merge-decisions"))
                 .process(() -> new FoldIntoVersionedStore<Object, CustomerState>(ServingStores.CUSTOMER_STATE,
-                                Folds::customer, ServingTopology::eventTimeOfCustomerInput),
-                        Named.as("serving-customer-state"), ServingStores.CUSTOMER_STATE);
+                                Folds::customer, ServingTopology::eventTimeOfCustomerInput,
+                                e -> e instanceof OrderEvent ? orderEncoder.apply((OrderEvent) e)
+                                        : e instanceof TransactionDecision ? decisionEncoder.apply((TransactionDecision) e)
+                                        : customerEncoder.apply((CustomerEvent) e),
+                                e -> deadLetterTopic(e instanceof OrderEvent ? Topics.ORDERS
+                                        : e instanceof TransactionDecision ? Topics.TRANSACTION_DECISIONS : Topics.CUSTOMERS)),
+                        Named.as("serving-customer-state"), ServingStores.CUSTOMER_STATE), "serving-customer-state");
     }
 
     private static <V> KStream<String, V> read(StreamsBuilder builder, TopicSerdes serdes, Topic<String, V> topic,
@@ -128,6 +142,33 @@ public final class ServingTopology {
             StreamsBuilder builder, Config config, String name, Serde<V> serde) {
         builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
                 Stores.persistentVersionedKeyValueStore(name, config.historyRetention()), Serdes.String(), serde));
+    }
+
+    /** Events a fold could not apply, to the dead-letter topic named in their headers. */
+    static void deadLetter(KStream<String, byte[]> failed, String name) {
+        failed.to((key, value, context) -> new String(
+                        context.headers().lastHeader(FoldIntoVersionedStore.DEAD_LETTER_TOPIC).value(), StandardCharsets.UTF_8),
+                Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letter-sink"));
+    }
+
+    private static <V> java.util.function.Function<V, byte[]> encoder(TopicSerdes serdes, Topic<String, V> topic) {
+        var serializer = serdes.valueSerde(topic).serializer();
+        return v -> serializer.serialize(topic.name(), v);
+    }
+
+    private static String deadLetterTopic(Topic<?, ?> topic) {
+        return Topics.deadLetterOf(topic).name();
+    }
+
+    private static String alertDeadLetterTopic(Alert alert) {
+        switch (alert.getCategory()) {
+            case PARCEL:
+                return deadLetterTopic(Topics.PARCEL_ALERTS);
+            case MAINTENANCE:
+                return deadLetterTopic(Topics.MAINTENANCE_ALERTS);
+            default:
+                return deadLetterTopic(Topics.FRAUD_ALERTS);
+        }
     }
 
     private static String subjectOf(Alert alert) {

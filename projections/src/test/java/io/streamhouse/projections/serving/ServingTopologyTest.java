@@ -235,4 +235,18 @@ class ServingTopologyTest {
                         .setPaymentMethodId(null).build())
                 .build();
     }
+
+    @Test
+    void aDecisionBeforeAnythingElseStartsTheCustomersState() {
+        var tx = SampleEvents.transaction("tx-9", Cards.BOB, "5.00", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0);
+        TransactionDecision decision = Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx,
+                Features.of(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount()))), Times.T0);
+        input(Topics.TRANSACTION_DECISIONS).pipeInput("tx-9", decision);
+        CustomerState now = this.<CustomerState>versioned(ServingStores.CUSTOMER_STATE).get("c-1").value();
+        assertThat(now.getDecisions()).extracting(d -> d.getTransactionId()).containsExactly("tx-9");
+        assertThat(now.getOrderCount()).isZero();
+
+        input(Topics.ORDERS).pipeInput("o-9", placed("o-9", "5.00", Times.T0.plusSeconds(1)));
+        assertThat(this.<CustomerState>versioned(ServingStores.CUSTOMER_STATE).get("c-1").value().getOrderCount()).isEqualTo(1);
+    }
 }
