@@ -35,7 +35,7 @@ final class PartitionLags {
         for (String input : inputs) {
             String id = input + "#" + partition;
             List<Metric> metrics = recordsLag.get(id);
-            if (metrics == null || metrics.isEmpty()) {
+            if ((metrics == null || metrics.isEmpty()) && System.nanoTime() - lastIndexed > REINDEX_EVERY_NANOS) {
                 reindex();
                 metrics = recordsLag.get(id);
             }
@@ -59,8 +59,13 @@ final class PartitionLags {
         return lag == null ? null : lag.offsetLag();
     }
 
+    private static final long REINDEX_EVERY_NANOS = 1_000_000_000L;
+    private volatile long lastIndexed = System.nanoTime() - REINDEX_EVERY_NANOS - 1;
+
     private synchronized void reindex() {
+        lastIndexed = System.nanoTime();
         Map<String, List<Metric>> fresh = new ConcurrentHashMap<>();
+        Map<String, List<Metric>> legacy = new java.util.HashMap<>();
         for (var e : streams.metrics().entrySet()) {
             MetricName name = e.getKey();
             if (!"records-lag".equals(name.name()) || !name.group().equals("consumer-fetch-manager-metrics")) {
@@ -72,11 +77,16 @@ final class PartitionLags {
                 continue;
             }
             for (String input : INPUTS) {
-                if (topic.equals(input) || topic.equals(input.replace('.', '_')) || topic.endsWith("-" + input)) {
+                if (topic.equals(input) || topic.endsWith("-" + input)) {
                     fresh.computeIfAbsent(input + "#" + partition, k -> new ArrayList<>()).add(e.getValue());
+                } else if (topic.equals(input.replace('.', '_'))) {
+                    // Kafka also registers each partition metric under the deprecated topic tag with '.' as '_':
+                    // use it only where the exact tag is missing, or the lag would be counted twice.
+                    legacy.computeIfAbsent(input + "#" + partition, k -> new ArrayList<>()).add(e.getValue());
                 }
             }
         }
+        legacy.forEach(fresh::putIfAbsent);
         recordsLag.clear();
         recordsLag.putAll(fresh);
     }
