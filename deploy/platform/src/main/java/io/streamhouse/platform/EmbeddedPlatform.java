@@ -170,7 +170,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * Change data capture, started on first use (it costs a JVM of ~250 MB and a few seconds, which most tests do not
      * need): a Kafka Connect worker (distributed mode, exactly-once source) in a child JVM, with the Debezium
      * connector {@value CdcConnector#DEFAULT_NAME} capturing the shop schema into {@code shop.cdc.changes}. Returns
-     * once the connector's task runs. The worker is stopped with the platform, before the broker.
+     * once the connector's task runs and holds its replication slot: every commit from then on is captured. The worker is stopped with the platform, before the broker.
      *
      * <p>An ephemeral platform (tests) names its replication slot and publication after this JVM and run, so test
      * JVMs sharing an external PostgreSQL do not take each other's slot, and drops both on close: an abandoned slot
@@ -204,6 +204,11 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         connect.putConnector(CdcConnector.DEFAULT_NAME, connector);
         connect.awaitRunning(CdcConnector.DEFAULT_NAME, Duration.ofSeconds(60));
+        try {
+            ShopDatabase.awaitSlotActive(postgres, cdcSource.slotName(), Duration.ofSeconds(60));
+        } catch (SQLException e) {
+            throw new IllegalStateException("CDC did not start capturing: " + e.getMessage(), e);
+        }
         return connect;
     }
 

@@ -33,6 +33,36 @@ public final class ShopDatabase {
         }
     }
 
+    /**
+     * Waits until the connector holds its replication slot (the slot exists and a walsender streams from it): only
+     * from then on is every commit captured. Connect reports the task RUNNING before Debezium has necessarily
+     * created the slot, and with {@code snapshot.mode=no_data} a row committed before that is never seen.
+     */
+    public static void awaitSlotActive(PostgresServer server, String slot, java.time.Duration wait) throws java.sql.SQLException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        try (java.sql.Connection c = server.connect();
+             java.sql.PreparedStatement s = c.prepareStatement("SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+            s.setString(1, slot);
+            while (true) {
+                try (java.sql.ResultSet rs = s.executeQuery()) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new java.sql.SQLException("replication slot " + slot + " is not in use " + wait.toSeconds()
+                            + " s after the connector's task reported RUNNING: see the Connect worker's log");
+                }
+                try {
+                    java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50); // bounded by the deadline above
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.sql.SQLException("interrupted while waiting for slot " + slot, e);
+                }
+            }
+        }
+    }
+
     private static boolean dropSlotWhenInactive(java.sql.Connection c, String slot, java.time.Duration wait) throws java.sql.SQLException {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
