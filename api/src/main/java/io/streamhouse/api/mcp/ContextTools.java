@@ -71,7 +71,7 @@ public class ContextTools {
             if (name == null || name.isBlank()) {
                 throw new ToolResults.Refusal("name is required: a topic or store name");
             }
-            var topic = topics.find(name.trim());
+            var topic = TopicCatalog.find(name.trim());
             if (topic.isPresent()) {
                 return results.json(topics.metadata(topic.get()));
             }

@@ -100,7 +100,7 @@ public class TopicCatalog {
     }
 
     /** A topic of the catalog (or a dead-letter topic) by name. */
-    public Optional<Topic<?, ?>> find(String name) {
+    public static Optional<Topic<?, ?>> find(String name) {
         return Topics.allWithDeadLetters().stream().filter(t -> t.name().equals(name)).findFirst();
     }
 

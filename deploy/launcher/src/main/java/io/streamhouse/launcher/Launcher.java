@@ -1,6 +1,7 @@
 package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.loadtests.demo.DemoFleet;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
 
@@ -143,12 +144,20 @@ public final class Launcher {
             return false;
         }
         OUT.println("  Every answer matched the demo's ground truth and the decision the api recorded.");
+        OUT.println("Demo fleet: truck-7 reports its position, parcel P-1042 goes out for delivery on it ...");
+        var parcel = DemoFleet.run(stack.ingest.url(), stack.api.url(), Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+        if (parcel == null) {
+            OUT.println("  The api did not show parcel P-1042 out for delivery within 60 s.");
+            return false;
+        }
+        OUT.println("  Parcel as the api answers it: " + new ObjectMapper().writeValueAsString(parcel));
         return true;
     }
 
     private static void printUrls(Stack stack, Path data) {
         OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
-        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules)");
+        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules,");
+        OUT.println("                  /v1/parcels/{id}, /v1/customers/{id}, /v1/vehicles/{id} [?asOf=], /v1/alerts, /v1/alerts/stream, /q/openapi, /q/metrics)");
         OUT.println("  mcp (agents)    " + stack.api.url().resolve("/mcp") + "  (MCP streamable HTTP; SSE at /mcp/sse)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
@@ -160,6 +169,7 @@ public final class Launcher {
                 + "\"card\":{\"number\":\"4111111111111111\"},\"merchant\":{\"id\":\"m-1\",\"name\":\"Shop\",\"mcc\":\"5411\",\"country\":\"NL\"},"
                 + "\"amount\":\"1500.00\",\"currency\":\"EUR\",\"channel\":\"ECOMMERCE\"}'");
         OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/explanation");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/parcels/P-1042");
     }
 
     static int down(LaunchOptions options) throws InterruptedException {
