@@ -49,7 +49,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * An agent's view of the app: the official MCP Java SDK client over streamable HTTP against the running app on the
  * shared platform (real broker, registry, the api's Kafka Streams). Decisions are seeded by writing requests to the
- * log, as ingest would.
+ * log, as ingest would, each on a card of its own: the app is shared by every @QuarkusTest class, and a card's
+ * second payment cannot be decided inside one (its state store reads Avro classes from the wrong class loader).
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
@@ -189,7 +190,7 @@ class McpServerTest {
 
     @Test
     void whyBlockedExplainsASeededDecisionAndUnknownIdsAreErrorResults() throws Exception {
-        assertThat(decided(SampleEvents.transaction("mcp-blocked-1", Cards.STOLEN, "25000", "EUR",
+        assertThat(decided(SampleEvents.transaction("mcp-blocked-1", "tok_mcp_stolen", "25000", "EUR",
                 Merchants.CASINO_MALTA, Times.T0))).isEqualTo("BLOCK");
 
         JsonNode why = ok("why_blocked", Map.of("transactionId", "mcp-blocked-1"));
