@@ -4,10 +4,12 @@ import io.streamhouse.detection.streams.DeadLetters;
 import io.streamhouse.domain.decision.Decision;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.decision.Features;
+import io.streamhouse.domain.decision.ReviewOutcomes;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.topic.TopicSerdes;
@@ -36,7 +38,8 @@ import java.util.Objects;
  * The rules are data: the compacted {@code rules.definitions} topic is read into a global store on every instance,
  * and each request is decided by the rule set in that store when the request is processed, so a new rule version
  * applies without a restart and each decision records the rule-set version it used. Unreadable requests go to the
- * requests' dead-letter topic. Run with {@code exactly_once_v2}: a request yields exactly one decision on the topic.
+ * requests' dead-letter topic. Review outcomes ({@code payments.transactions.reviews}, keyed by card) come back in:
+ * a confirmed fraud is written to {@code alerts.fraud} as the card's alert and so blocks its next payments. Run with {@code exactly_once_v2}: a request yields exactly one decision on the topic.
  */
 public final class DecisionTopology {
     /** Global store of the latest definition of each rule (raw Avro, decoded when the rule set is built). */
@@ -90,6 +93,15 @@ public final class DecisionTopology {
         builder.globalTable(Topics.FRAUD_ALERTS.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("fraud-alerts-global-source"),
                 Materialized.as(FRAUD_ALERTS_GLOBAL));
+
+        // Review outcomes route back into the decision flow: a confirmed fraud becomes the card's latest fraud alert,
+        // which the global table above hands to the flagged-subject rule for the card's next payments. A legitimate
+        // outcome stays on the reviews topic only (it changes no decision).
+        DeadLetters.readOrDeadLetter(builder, Topics.REVIEW_OUTCOMES, serdes.valueSerde(Topics.REVIEW_OUTCOMES).deserializer(),
+                        ReviewOutcomeRecorded::getCardToken, "reviews")
+                .flatMapValues(review -> ReviewOutcomes.flagOf(review).stream().toList(), Named.as("reviews-confirmed-fraud-flags"))
+                .to(Topics.FRAUD_ALERTS.name(), Produced.with(Serdes.String(), serdes.valueSerde(Topics.FRAUD_ALERTS))
+                        .withName("reviews-flag-sink"));
 
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);

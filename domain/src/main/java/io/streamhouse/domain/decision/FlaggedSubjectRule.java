@@ -25,8 +25,8 @@ public record FlaggedSubjectRule(String id, int version, DecisionOutcome outcome
             if (alert != null && alert.getCategory() == AlertCategory.FRAUD && Durations.within(alert.getWindowEnd(), at, within)) {
                 return Optional.of(new RuleHit(id, version, outcome,
                         alert.getSubject().getKind() + " " + alert.getSubject().getId() + " has a " + alert.getType()
-                                + " alert from " + alert.getWindowEnd(),
-                        Map.of("alertId", alert.getAlertId(), "alertType", alert.getType().name(),
+                                + " alert from " + alert.getWindowEnd() + ": " + alert.getSummary(),
+                        Map.of("alertId", alert.getAlertId(), "alertType", alert.getType().name(), "patternId", alert.getPatternId(),
                                 "subject", alert.getSubject().getId(), "alertAt", alert.getWindowEnd().toString(),
                                 "within", Durations.text(within), "transactions", String.join(",", alert.getMatchedEventIds()))));
             }

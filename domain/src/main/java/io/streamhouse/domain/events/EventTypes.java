@@ -4,6 +4,7 @@ import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
@@ -26,7 +27,8 @@ public enum EventTypes {
     VEHICLE_TELEMETRY(VehicleTelemetry.class, VehicleTelemetry.getClassSchema(), 1),
     PARCEL_SCANNED(ParcelScanned.class, ParcelScanned.getClassSchema(), 1),
     ALERT(Alert.class, Alert.getClassSchema(), 1),
-    RULE_DEFINITION(RuleDefinition.class, RuleDefinition.getClassSchema(), 1);
+    RULE_DEFINITION(RuleDefinition.class, RuleDefinition.getClassSchema(), 1),
+    REVIEW_OUTCOME_RECORDED(ReviewOutcomeRecorded.class, ReviewOutcomeRecorded.getClassSchema(), 1);
 
     private final Class<? extends SpecificRecord> type;
     private final Schema schema;

@@ -4,6 +4,7 @@ import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
@@ -71,6 +72,10 @@ public final class Topics {
             "rules.definitions", String.class, RuleDefinition.class, 1, CleanupPolicy.COMPACT, FOREVER,
             "Versioned rule definitions, keyed by rule id; the latest version of each rule is the one in force.");
 
+    public static final Topic<String, ReviewOutcomeRecorded> REVIEW_OUTCOMES = new Topic<>(
+            "payments.transactions.reviews", String.class, ReviewOutcomeRecorded.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Reviewers' verdicts (confirmed fraud / legitimate) on payments held for REVIEW, keyed by card token.");
+
     /**
      * Raw change events of every captured table of the shop database (Debezium envelopes: before, after, source
      * position, op), all tables in one topic with one partition so the normaliser sees them in commit order (an
@@ -92,7 +97,7 @@ public final class Topics {
     /** Every domain topic, in the order the docs list them. */
     public static List<Topic<String, ?>> all() {
         return List.of(CUSTOMERS, CUSTOMER_PROFILES, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
-                PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES);
+                PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES, REVIEW_OUTCOMES);
     }
 
     /**

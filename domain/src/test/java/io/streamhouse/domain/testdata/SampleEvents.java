@@ -103,7 +103,18 @@ public final class SampleEvents {
                         .setMatchedEventIds(List.of("e1", "e2", "e3", "e4")).setAttributes(Map.of("count", "4"))
                         .setWindowStart(t).setWindowEnd(t.plus(Times.ONE_MINUTE))
                         .build(),
-                DefaultRules.definitions().get(0));
+                DefaultRules.definitions().get(0),
+                reviewOutcome("rev-1", "tx-1", Cards.ALICE, io.streamhouse.domain.event.ReviewOutcome.LEGITIMATE, t.plus(Times.ONE_MINUTE)));
+    }
+
+    /** A reviewer's verdict on a payment held for review, keyed by the payment's card. */
+    public static io.streamhouse.domain.event.ReviewOutcomeRecorded reviewOutcome(String eventId, String transactionId, String card,
+                                                                                  io.streamhouse.domain.event.ReviewOutcome outcome, Instant at) {
+        return io.streamhouse.domain.event.ReviewOutcomeRecorded.newBuilder()
+                .setEnvelope(envelope(eventId, card, at, io.streamhouse.domain.event.ReviewOutcomeRecorded.class))
+                .setTransactionId(transactionId).setCardToken(card).setCustomerId("c-1")
+                .setOutcome(outcome).setReviewer("agent-7").setNote("customer denied it").setDecisionEventId("dec-" + transactionId)
+                .build();
     }
 
     private SampleEvents() {

@@ -1,0 +1,81 @@
+package io.streamhouse.api.mcp;
+
+import io.streamhouse.api.serving.Answer;
+import io.streamhouse.api.serving.ProjectionQueries;
+import io.streamhouse.projections.serving.ServingStores;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The MCP tools' view of the serving projections: the same {@link ProjectionQueries} the REST resources use, so an
+ * agent gets the same answers (key routing to the owning instance, a standby's answer marked stale, freshness and
+ * {@code asOf}) as {@code GET /v1/parcels/{id}} and friends.
+ */
+@ApplicationScoped
+public class ProjectionQueriesAdapter implements ServingProjections {
+    private final ProjectionQueries queries;
+
+    public ProjectionQueriesAdapter(ProjectionQueries queries) {
+        this.queries = queries;
+    }
+
+    static final List<Store> STORES = List.of(
+            new Store(ServingStores.PARCEL_TRACKING, "each parcel's tracking: status, last scan, hub, location, the "
+                    + "vehicle carrying it, promised-by time, recent scans; versioned (asOf within the history kept)",
+                    "parcel id", "ParcelTracking (answered as the parcel view, joined with the vehicle and alerts)", "where_is_parcel"),
+            new Store(ServingStores.CUSTOMER_STATE, "each customer's state: profile, orders, spend, cards, last decisions; "
+                    + "versioned", "customer id", "CustomerState (answered with alerts and risk)", "customer_state"),
+            new Store(ServingStores.VEHICLE_HEALTH, "each vehicle's last telemetry, position, alerts and maintenance due; "
+                    + "versioned", "vehicle id", "VehicleHealth (answered with its alerts)", "vehicle_health"));
+
+    static Result of(Answer<?> answer) {
+        if (answer instanceof Answer.Ok<?> ok) {
+            return new Found(ok.view());
+        }
+        if (answer instanceof Answer.NotFound<?> notFound) {
+            return new Unknown(notFound.message());
+        }
+        return new Unavailable(((Answer.Unavailable<?>) answer).message());
+    }
+
+    @Override
+    public Result parcel(String parcelId, Instant asOf) {
+        return of(queries.parcel(parcelId, asOf));
+    }
+
+    @Override
+    public Result customer(String customerId, Instant asOf) {
+        return of(queries.customer(customerId, asOf));
+    }
+
+    @Override
+    public Result vehicle(String vehicleId, Instant asOf) {
+        return of(queries.vehicle(vehicleId, asOf));
+    }
+
+    @Override
+    public Result alerts(String before, int limit) {
+        return of(queries.alerts(before, limit));
+    }
+
+    @Override
+    public List<Store> stores() {
+        return STORES;
+    }
+
+    @Override
+    public Result lookup(String store, String key, Instant asOf) {
+        if (ServingStores.PARCEL_TRACKING.equals(store)) {
+            return parcel(key, asOf);
+        }
+        if (ServingStores.CUSTOMER_STATE.equals(store)) {
+            return customer(key, asOf);
+        }
+        if (ServingStores.VEHICLE_HEALTH.equals(store)) {
+            return vehicle(key, asOf);
+        }
+        return new Unknown("no store " + store + " among " + STORES.stream().map(Store::name).toList());
+    }
+}
