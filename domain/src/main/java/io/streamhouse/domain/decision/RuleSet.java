@@ -29,6 +29,9 @@ public record RuleSet(long version, List<Rule> rules) {
     public static RuleSet of(Iterable<RuleDefinition> definitions) {
         Map<String, RuleDefinition> latest = new LinkedHashMap<>();
         for (RuleDefinition d : definitions) {
+            if (io.streamhouse.domain.detection.PatternSettings.isPatternKind(d.getKind())) {
+                continue; // the CEP job's thresholds, not decision rules
+            }
             latest.merge(d.getRuleId(), d, (a, b) -> b.getVersion() >= a.getVersion() ? b : a);
         }
         List<Rule> rules = new ArrayList<>();
