@@ -41,20 +41,20 @@ final class CepEvents {
     }
 
     static CustomerEvent addressChanged(String id, String customer, Address to, Instant at) {
-        return CustomerEvent.newBuilder().setEnvelope(SampleEvents.envelope(id, customer, at, CustomerEvent.class))
+        return CustomerEvent.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, customer, at, CustomerEvent.class))
                 .setCustomerId(customer)
                 .setChange(CustomerAddressChanged.newBuilder().setPrevious(null).setCurrent(to).build()).build();
     }
 
     static CustomerEvent emailChanged(String id, String customer, Instant at) {
-        return CustomerEvent.newBuilder().setEnvelope(SampleEvents.envelope(id, customer, at, CustomerEvent.class))
+        return CustomerEvent.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, customer, at, CustomerEvent.class))
                 .setCustomerId(customer)
                 .setChange(CustomerEmailChanged.newBuilder().setPrevious(null).setCurrent("new@example.org").build())
                 .build();
     }
 
     static OrderEvent order(String id, String orderId, String customer, String total, Address shipTo, Instant at) {
-        return OrderEvent.newBuilder().setEnvelope(SampleEvents.envelope(id, orderId, at, OrderEvent.class))
+        return OrderEvent.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, orderId, at, OrderEvent.class))
                 .setOrderId(orderId).setCustomerId(customer)
                 .setChange(OrderPlaced.newBuilder()
                         .setLines(List.of(OrderLine.newBuilder().setSku("sku-1").setQuantity(1)
@@ -64,13 +64,13 @@ final class CepEvents {
     }
 
     static ParcelScanned scan(String id, String parcel, ParcelStatus status, Instant promisedBy, Instant at) {
-        return ParcelScanned.newBuilder().setEnvelope(SampleEvents.envelope(id, parcel, at, ParcelScanned.class))
+        return ParcelScanned.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, parcel, at, ParcelScanned.class))
                 .setParcelId(parcel).setHubId(Hubs.ROTTERDAM).setStatus(status).setVehicleId("truck-7")
                 .setLocation(Hubs.ROTTERDAM_POS).setPromisedBy(promisedBy).build();
     }
 
     static VehicleTelemetry reading(String id, String vehicle, double coolantC, double odometerKm, Instant at) {
-        return VehicleTelemetry.newBuilder().setEnvelope(SampleEvents.envelope(id, vehicle, at, VehicleTelemetry.class))
+        return VehicleTelemetry.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, vehicle, at, VehicleTelemetry.class))
                 .setVehicleId(vehicle).setPosition(Hubs.ANTWERP_POS).setSpeedKmh(70).setCoolantTempC(coolantC)
                 .setOdometerKm(odometerKm).setFaultCodes(List.of()).build();
     }
