@@ -59,7 +59,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state"}) {
+            for (String dir : new String[]{"platform", "api-state", "cep"}) {
                 io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
             }
         }
@@ -89,8 +89,11 @@ public final class Launcher {
                     options.ingestPort(), env, data.resolve("logs"), "384m");
             stack.api = AppProcess.start("api", options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
                     options.apiPort(), env, data.resolve("logs"), "512m");
+            stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
+                    stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
             stack.ingest.awaitReady(Duration.ofSeconds(90));
             stack.api.awaitReady(Duration.ofSeconds(90));
+            stack.cep.awaitReady(Duration.ofSeconds(90));
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 
@@ -151,6 +154,7 @@ public final class Launcher {
         OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
+        OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");
@@ -197,9 +201,14 @@ public final class Launcher {
         EmbeddedPlatform platform;
         AppProcess ingest;
         AppProcess api;
+        CepProcess cep;
 
         @Override
         public synchronized void close() {
+            if (cep != null) {
+                cep.close();
+                cep = null;
+            }
             if (api != null) {
                 api.close();
                 api = null;

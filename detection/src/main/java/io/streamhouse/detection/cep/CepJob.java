@@ -110,7 +110,7 @@ public final class CepJob {
                         WireDeserializationSchema.typeOf(topic.valueType()))
                 .uid("source-" + topic.name()).name(topic.name())
                 .process(new SplitDecoded<>(topic, registry), AvroTypes.of(topic.valueType()))
-                .uid("split-" + topic.name()).name("dead letters and late events of " + topic.name());
+                .uid("split-" + topic.name()).name("split " + topic.name());
         deadLetters.add(decoded.getSideOutput(SplitDecoded.DEAD_LETTERS));
         late.add(decoded.getSideOutput(SplitDecoded.LATE));
         return decoded;
@@ -122,6 +122,8 @@ public final class CepJob {
                 .fromSource(sources.of(Topics.RULES), EventTimeWatermarks.notEventTime(), Topics.RULES.name(),
                         WireDeserializationSchema.typeOf(RuleDefinition.class))
                 .uid("source-" + Topics.RULES.name()).name(Topics.RULES.name())
+                // One partition, one reader: a reader without a split would hold the matchers' watermark back.
+                .setParallelism(1)
                 .process(new ProcessFunction<Either<DeadLetter, RuleDefinition>, RuleDefinition>() {
                     @Override
                     public void processElement(Either<DeadLetter, RuleDefinition> in, Context ctx,
@@ -133,7 +135,7 @@ public final class CepJob {
                         }
                     }
                 }, new AvroTypeInfo<>(RuleDefinition.class))
-                .uid("split-" + Topics.RULES.name()).name("dead letters of " + Topics.RULES.name());
+                .uid("split-" + Topics.RULES.name()).name("split " + Topics.RULES.name());
         deadLetters.add(rules.getSideOutput(SplitDecoded.DEAD_LETTERS));
         return rules.setParallelism(1).broadcast(PatternMatcher.RULES);
     }
