@@ -21,9 +21,14 @@ public record RuleSet(long version, List<Rule> rules) {
         rules = List.copyOf(rules);
     }
 
-    /** The version of a set of rules: the sum of the latest version of each rule, enabled or not. */
+    /**
+     * The version of a set of rules: the sum of the latest version of each decision rule, enabled or not (the CEP
+     * job's {@code cep-*} pattern thresholds share the topic but are not decision rules).
+     */
     public static long versionOf(java.util.Collection<RuleDefinition> latestDefinitions) {
-        return latestDefinitions.stream().mapToLong(RuleDefinition::getVersion).sum();
+        return latestDefinitions.stream()
+                .filter(d -> !io.streamhouse.domain.detection.PatternSettings.isPatternKind(d.getKind()))
+                .mapToLong(RuleDefinition::getVersion).sum();
     }
 
     public static RuleSet of(Iterable<RuleDefinition> definitions) {
