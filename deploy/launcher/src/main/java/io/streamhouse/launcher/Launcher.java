@@ -89,10 +89,12 @@ public final class Launcher {
                     options.ingestPort(), env, data.resolve("logs"), "384m");
             stack.api = AppProcess.start("api", options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
                     options.apiPort(), env, data.resolve("logs"), "512m");
-            stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
-                    stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
             stack.ingest.awaitReady(Duration.ofSeconds(90));
             stack.api.awaitReady(Duration.ofSeconds(90));
+            // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
+            OUT.println("Starting the CEP job (Flink) ...");
+            stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
+                    stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
             stack.cep.awaitReady(Duration.ofSeconds(90));
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
