@@ -72,10 +72,17 @@ class CepJobIT {
                 assertThat(header(r, DeadLetterHeaders.REASON)).contains("payments.transactions.requested");
                 assertThat(header(r, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topics.TRANSACTION_REQUESTS.name());
             });
-            List<ConsumerRecord<byte[], byte[]>> late = kafka.readAll(Topics.eventTimeInputs().stream()
-                    .map(t -> Topics.lateOf(t).name()).toList());
-            assertThat(late).as("events behind the watermark are recorded with the reason")
-                    .anySatisfy(r -> assertThat(header(r, LateEventHeaders.REASON)).contains("behind the watermark"));
+            // The watermark is now past the tick's day minus 30 s: an event of the generation's last hour is late.
+            String lateId = "late-" + UUID.randomUUID();
+            kafka.send(List.of(tx(payment(lateId, "tok_late_" + UUID.randomUUID(), "10.00", last))));
+            String lateTopic = Topics.lateOf(Topics.TRANSACTION_REQUESTS).name();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                    assertThat(kafka.readAll(List.of(lateTopic))).as("the late event is recorded with the reason")
+                            .anySatisfy(r -> {
+                                assertThat(new String(r.value(), StandardCharsets.ISO_8859_1)).contains("evt-" + lateId);
+                                assertThat(header(r, LateEventHeaders.REASON)).contains("behind the watermark");
+                                assertThat(header(r, LateEventHeaders.SOURCE_TOPIC)).isEqualTo(Topics.TRANSACTION_REQUESTS.name());
+                            }));
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
