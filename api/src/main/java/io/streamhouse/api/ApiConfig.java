@@ -11,6 +11,41 @@ public interface ApiConfig {
     @WithName("schema-registry")
     Registry schemaRegistry();
 
+    /** The serving projections' own Kafka Streams application (see {@code ServingStreams}). */
+    Serving serving();
+
+    interface Serving {
+        /**
+         * Off only in {@code @QuarkusTest}s: Kafka Streams started inside the Quarkus test class loader fails on
+         * nested Avro records (a known trap); the serving path is tested by non-Quarkus tests instead.
+         */
+        @io.smallrye.config.WithDefault("true")
+        boolean enabled();
+
+        /** One id for all api instances: together they share the projections' partitions. */
+        @WithName("application-id")
+        @io.smallrye.config.WithDefault("streamhouse-serving")
+        String applicationId();
+
+        /** Replicas kept warm on other instances, to answer (stale) while an owner is gone or moving. */
+        @WithName("standby-replicas")
+        @io.smallrye.config.WithDefault("1")
+        int standbyReplicas();
+
+        /** Host other instances use to reach this one (application.server); defaults to quarkus.http.host. */
+        @WithName("advertised-host")
+        java.util.Optional<String> advertisedHost();
+
+        @WithName("commit-interval-ms")
+        @io.smallrye.config.WithDefault("100")
+        long commitIntervalMs();
+
+        /** How far back asOf reaches (versioned stores' history retention). */
+        @WithName("history-retention")
+        @io.smallrye.config.WithDefault("P7D")
+        java.time.Duration historyRetention();
+    }
+
     interface Kafka {
         @WithName("bootstrap-servers")
         String bootstrapServers();

@@ -86,6 +86,27 @@ public interface IngestConfig {
 
     Authorize authorize();
 
+    Cdc cdc();
+
+    /** The CDC normalisation topology (shop.cdc.changes → shop.customers, shop.orders) that ingest runs. */
+    interface Cdc {
+        @WithDefault("true")
+        boolean enabled();
+
+        @WithDefault("streamhouse-ingest-cdc")
+        @WithName("application-id")
+        String applicationId();
+
+        /** Kafka Streams state directory; use a fresh one per broker (state from another cluster breaks Streams). */
+        @WithDefault("target/ingest-cdc-state")
+        @WithName("state-dir")
+        String stateDir();
+
+        @WithDefault("10ms")
+        @WithName("commit-interval")
+        Duration commitInterval();
+    }
+
     /** The synchronous authorize endpoint. */
     interface Authorize {
         /** How long a request waits for its decision before the fallback answer, unless it asks for less. */

@@ -6,12 +6,12 @@ import java.nio.file.Path;
 
 /** The launcher's command line. */
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
-                     int demoCount, long seed, boolean exitAfterDemo, boolean fresh) {
+                     int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge) {
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
-                   ./streamhouse down
+                   ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status""";
 
     static LaunchOptions parse(String[] args) {
@@ -23,7 +23,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50;
         long seed = 42;
         Path data = null;
-        boolean exit = false, fresh = false;
+        boolean exit = false, fresh = false, purge = false;
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -32,6 +32,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
                 case "--exit-after-demo" -> exit = true;
                 case "--fresh" -> fresh = true;
+                case "--purge" -> purge = true;
                 case "--data" -> data = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();
                 case "--ingest-port" -> ingest = port(a, value(args, ++i, a));
                 case "--api-port" -> api = port(a, value(args, ++i, a));
@@ -40,7 +41,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh);
+        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge);
     }
 
     PlatformOptions platformOptions(Path dataDir) {

@@ -1,6 +1,7 @@
 package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.loadtests.demo.DemoFleet;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
 
@@ -59,15 +60,17 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "cep"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep"}) {
                 io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
             }
         }
         PidFile.write(data, ProcessHandle.current().pid());
         Stack stack = new Stack();
         CountDownLatch stopped = new CountDownLatch(1);
+        Files.deleteIfExists(purgeMarker(data));
         Thread hook = new Thread(() -> {
             OUT.println("Stopping Streamhouse ...");
+            purgeIfAsked(stack, data);
             stack.close();
             PidFile.delete(data);
             OUT.println("Stopped.");
@@ -80,10 +83,16 @@ public final class Launcher {
             OUT.printf("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)%n", stack.platform.bootstrapServers(),
                     stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), seconds(began));
 
+            OUT.println("Starting change data capture (Kafka Connect worker, Debezium PostgreSQL connector) ...");
+            var connect = stack.platform.cdc();
+            OUT.printf("  Kafka Connect %s, connector %s capturing schema shop into shop.cdc.changes (%.1f s)%n",
+                    connect.restUrl(), io.streamhouse.connect.CdcConnector.DEFAULT_NAME, seconds(began));
+
             Map<String, String> env = Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
-                    "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString());
+                    "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString(),
+                    "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString());
             OUT.println("Starting ingest and api ...");
             stack.ingest = AppProcess.start("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
                     options.ingestPort(), env, data.resolve("logs"), "384m");
@@ -102,6 +111,7 @@ public final class Launcher {
             boolean demoOk = true;
             if (options.demoCount() > 0) {
                 demoOk = demo(stack, options);
+                demoOk &= cdcDemo(stack);
             }
             if (options.exitAfterDemo()) {
                 return demoOk ? 0 : 1;
@@ -119,6 +129,7 @@ public final class Launcher {
                 // Not stopped by a signal: stop here (exit-after-demo, or a failure) and drop the now useless hook.
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);
+                    purgeIfAsked(stack, data);
                     stack.close();
                     PidFile.delete(data);
                 } catch (IllegalStateException shuttingDown) {
@@ -148,15 +159,37 @@ public final class Launcher {
             return false;
         }
         OUT.println("  Every answer matched the demo's ground truth and the decision the api recorded.");
+        OUT.println("Demo fleet: truck-7 reports its position, parcel P-1042 goes out for delivery on it ...");
+        var parcel = DemoFleet.run(stack.ingest.url(), stack.api.url(), Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+        if (parcel == null) {
+            OUT.println("  The api did not show parcel P-1042 out for delivery within 60 s.");
+            return false;
+        }
+        OUT.println("  Parcel as the api answers it: " + new ObjectMapper().writeValueAsString(parcel));
+        return true;
+    }
+
+    private static boolean cdcDemo(Stack stack) throws Exception {
+        OUT.println("Change data capture: one order written to the shop database, awaited on shop.orders ...");
+        CdcDemo.Result r = CdcDemo.run(stack.platform, Duration.ofSeconds(60));
+        if (!r.arrived()) {
+            OUT.println("  Order " + r.orderId() + " did not arrive as OrderPlaced within " + r.took().toSeconds()
+                    + " s: see logs/ingest.log and platform/connect/connect.log");
+            return false;
+        }
+        OUT.printf("  %s placed, total EUR %s, on shop.orders %d ms after the commit (one order; not a benchmark)%n",
+                r.orderId(), r.total().toPlainString(), r.took().toMillis());
         return true;
     }
 
     private static void printUrls(Stack stack, Path data) {
         OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
-        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules)");
+        OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules,");
+        OUT.println("                  /v1/parcels/{id}, /v1/customers/{id}, /v1/vehicles/{id} [?asOf=], /v1/alerts, /v1/alerts/stream, /q/openapi, /q/metrics)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
         OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
+        OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");
@@ -165,6 +198,7 @@ public final class Launcher {
                 + "\"card\":{\"number\":\"4111111111111111\"},\"merchant\":{\"id\":\"m-1\",\"name\":\"Shop\",\"mcc\":\"5411\",\"country\":\"NL\"},"
                 + "\"amount\":\"1500.00\",\"currency\":\"EUR\",\"channel\":\"ECOMMERCE\"}'");
         OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/explanation");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/parcels/P-1042");
     }
 
     static int down(LaunchOptions options) throws InterruptedException {
@@ -173,10 +207,19 @@ public final class Launcher {
         if (running.isEmpty()) {
             OUT.println("Streamhouse is not running.");
             PidFile.delete(data);
-            return 0;
+            return options.purge() ? purgeWhileDown(data) : 0;
         }
         ProcessHandle launcher = ProcessHandle.of(running.get()).orElseThrow();
-        OUT.println("Stopping Streamhouse (pid " + launcher.pid() + ") ...");
+        if (options.purge()) {
+            try {
+                Files.writeString(purgeMarker(data), "requested by ./streamhouse down --purge at " + Instant.now() + "\n");
+            } catch (IOException e) {
+                System.err.println("cannot ask for the purge (" + e.getMessage() + "); not stopping");
+                return 1;
+            }
+        }
+        OUT.println("Stopping Streamhouse (pid " + launcher.pid() + ")" + (options.purge()
+                ? " and dropping the CDC replication slot and publication" : "") + " ...");
         launcher.destroy();
         try {
             launcher.onExit().get(60, TimeUnit.SECONDS);
@@ -186,6 +229,54 @@ public final class Launcher {
         }
         OUT.println("Stopped.");
         return 0;
+    }
+
+    private static Path purgeMarker(Path data) {
+        return data.resolve("purge-requested");
+    }
+
+    /** In the stopping {@code up} process: a {@code down --purge} left its marker, so the slot goes with the worker. */
+    private static void purgeIfAsked(Stack stack, Path data) {
+        if (stack.platform != null && Files.exists(purgeMarker(data))) {
+            OUT.println("Stopping change data capture and dropping its replication slot and publication (down --purge) ...");
+            try {
+                var source = stack.platform.cdcSource();
+                boolean dropped = stack.platform.stopCdcAndDropCapture();
+                OUT.println(source.map(s -> (dropped ? "  Dropped replication slot " : "  No replication slot ") + s.slotName()
+                        + "; publication " + s.publicationName() + " dropped if it existed.").orElse("  CDC was not running."));
+            } catch (java.sql.SQLException | RuntimeException e) {
+                System.err.println("  Could not drop the replication slot: " + e.getMessage());
+            }
+            try {
+                Files.deleteIfExists(purgeMarker(data));
+            } catch (IOException e) {
+                System.err.println("could not remove " + purgeMarker(data) + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * {@code down --purge} with nothing running: an external PostgreSQL (STREAMHOUSE_PG_URL) keeps the slot and its
+     * WAL while Streamhouse is down, so drop it there; the embedded one is stopped and holds no WAL back.
+     */
+    private static int purgeWhileDown(Path data) {
+        var external = io.streamhouse.platform.ExternalPostgres.fromEnvironment();
+        if (external.isEmpty()) {
+            OUT.println("The embedded PostgreSQL is stopped; its replication slot lives in " + data.resolve("platform")
+                    + " and holds no WAL back while stopped. ./streamhouse up --fresh removes it with all data.");
+            return 0;
+        }
+        var source = new io.streamhouse.connect.CdcConnector.Source(external.get().jdbcUrl(), external.get().user(),
+                external.get().password(), null, null);
+        try {
+            boolean dropped = io.streamhouse.platform.ShopDatabase.dropCapture(external.get(), source);
+            OUT.println((dropped ? "Dropped" : "No inactive") + " replication slot " + source.slotName()
+                    + "; publication " + source.publicationName() + " dropped if it existed.");
+            return 0;
+        } catch (java.sql.SQLException e) {
+            System.err.println("Could not drop the replication slot: " + e.getMessage());
+            return 1;
+        }
     }
 
     static int status(LaunchOptions options) {

@@ -4,6 +4,9 @@ import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
 import io.streamhouse.broker.LocalFiles;
+import io.streamhouse.connect.CdcConnector;
+import io.streamhouse.connect.ConnectOptions;
+import io.streamhouse.connect.ConnectProcess;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
@@ -54,6 +57,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
+    private ConnectProcess connect;
+    private CdcConnector.Source cdcSource;
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -100,6 +105,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         step("postgresql schema", () -> {
             createSchemaIfMissing(postgres, options.schema());
+            return null;
+        });
+        step("shop migrations", () -> {
+            LOG.info("applied {} shop schema migration(s)", ShopDatabase.migrate(postgres));
             return null;
         });
         registry = step("schema registry", () -> SchemaRegistryServer.start(
@@ -157,6 +166,69 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
     }
 
+    /**
+     * Change data capture, started on first use (it costs a JVM of ~250 MB and a few seconds, which most tests do not
+     * need): a Kafka Connect worker (distributed mode, exactly-once source) in a child JVM, with the Debezium
+     * connector {@value CdcConnector#DEFAULT_NAME} capturing the shop schema into {@code shop.cdc.changes}. Returns
+     * once the connector's task runs. The worker is stopped with the platform, before the broker.
+     *
+     * <p>An ephemeral platform (tests) names its replication slot and publication after this JVM and run, so test
+     * JVMs sharing an external PostgreSQL do not take each other's slot, and drops both on close: an abandoned slot
+     * would hold WAL for ever.
+     */
+    public synchronized ConnectProcess cdc() {
+        if (connect != null && connect.isAlive()) {
+            return connect;
+        }
+        if (cdcSource == null) {
+            String suffix = options.ephemeral() ? "_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this)) : "";
+            cdcSource = new CdcConnector.Source(postgres.jdbcUrl(), postgres.user(), postgres.password(),
+                    CdcConnector.DEFAULT_SLOT + suffix, CdcConnector.DEFAULT_PUBLICATION + suffix);
+            CdcConnector.Source source = cdcSource;
+            // Closed after the worker (steps close newest first) and before PostgreSQL.
+            step("replication slot cleanup", () -> (AutoCloseable) () -> {
+                if (options.ephemeral()) {
+                    LOG.info("dropping replication slot {} and publication {}: {}", source.slotName(), source.publicationName(),
+                            ShopDatabase.dropCapture(postgres, source) ? "slot dropped" : "no inactive slot of that name");
+                }
+            });
+        }
+        connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
+                broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
+        connect.releaseShutdownHook();
+        Map<String, String> connector = new LinkedHashMap<>(CdcConnector.config(cdcSource, registry.url().toString()));
+        if (options.ephemeral()) {
+            // A test platform on a shared external PostgreSQL must not re-read earlier runs' rows as a snapshot:
+            // capture from the slot's creation on. The launcher keeps Debezium's default (initial snapshot).
+            connector.put("snapshot.mode", "no_data");
+        }
+        connect.putConnector(CdcConnector.DEFAULT_NAME, connector);
+        connect.awaitRunning(CdcConnector.DEFAULT_NAME, Duration.ofSeconds(60));
+        return connect;
+    }
+
+    /**
+     * Stops the Connect worker and drops the CDC replication slot and publication (what
+     * {@code ./streamhouse down --purge} asks for): an abandoned slot holds WAL for ever. Changes made while nothing
+     * captures are then not captured later. {@link #cdc()} starts capturing again, from a new slot.
+     *
+     * @return whether a slot was dropped (false: CDC never ran, or the slot was gone already)
+     */
+    public synchronized boolean stopCdcAndDropCapture() throws SQLException {
+        if (cdcSource == null) {
+            return false;
+        }
+        if (connect != null) {
+            connect.close();
+        }
+        return ShopDatabase.dropCapture(postgres, cdcSource);
+    }
+
+    /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */
+    public Optional<CdcConnector.Source> cdcSource() {
+        return Optional.ofNullable(cdcSource);
+    }
+
     /** {@code host:port} of the Kafka broker. */
     public String bootstrapServers() {
         return broker.bootstrapServers();
@@ -186,6 +258,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         List<ProcessHandle> processes = new ArrayList<>();
         if (broker != null) {
             processes.add(broker.processHandle());
+        }
+        if (connect != null && connect.isAlive()) {
+            processes.add(connect.processHandle());
         }
         if (postgres instanceof ZonkyPostgres zonky) {
             ProcessHandle.of(zonky.pid()).ifPresent(processes::add);

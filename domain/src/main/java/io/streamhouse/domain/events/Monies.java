@@ -28,16 +28,22 @@ public final class Monies {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("currency " + currency + " is not an ISO 4217 currency");
         }
-        BigDecimal scaled;
-        try {
-            scaled = amount.setScale(SCALE, RoundingMode.UNNECESSARY);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("amount " + amount.toPlainString() + " has more than " + SCALE + " decimals");
+        // Checked on the number as written, before any rescaling: "1e999999999" is a valid BigDecimal whose plain form
+        // has a billion digits, and setScale or toPlainString on it would exhaust the heap.
+        if ((long) amount.precision() - amount.scale() > PRECISION - SCALE) { // long: the difference can overflow an int
+            throw new IllegalArgumentException("amount " + shown(amount) + " has more than " + (PRECISION - SCALE)
+                    + " digits before the decimal point");
         }
-        if (scaled.precision() > PRECISION) {
-            throw new IllegalArgumentException("amount " + amount.toPlainString() + " has more than " + PRECISION + " digits");
+        if (amount.stripTrailingZeros().scale() > SCALE) {
+            throw new IllegalArgumentException("amount " + shown(amount) + " has more than " + SCALE + " decimals");
         }
+        BigDecimal scaled = amount.setScale(SCALE, RoundingMode.UNNECESSARY);
         return Money.newBuilder().setAmount(scaled).setCurrency(currency).build();
+    }
+
+    /** The amount as a client would recognise it, without expanding an extreme exponent into its digits. */
+    private static String shown(BigDecimal amount) {
+        return Math.abs((long) amount.scale()) > 50 ? amount.toString() : amount.toPlainString();
     }
 
     public static Money of(String amount, String currency) {

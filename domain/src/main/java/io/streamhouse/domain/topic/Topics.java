@@ -71,6 +71,24 @@ public final class Topics {
             "rules.definitions", String.class, RuleDefinition.class, 1, CleanupPolicy.COMPACT, FOREVER,
             "Versioned rule definitions, keyed by rule id; the latest version of each rule is the one in force.");
 
+    /**
+     * Raw change events of every captured table of the shop database (Debezium envelopes: before, after, source
+     * position, op), all tables in one topic with one partition so the normaliser sees them in commit order (an
+     * order before its lines, a customer before its address). Keys and values are Avro in the wire format under
+     * per-record subjects ({@code <topic>-<record name>}), since the tables' schemas differ. Written by Kafka Connect
+     * (exactly-once source), read by the CDC normalisation topology in ingest. Kept 7 days: the domain topics carry
+     * the history; this is the capture buffer.
+     */
+    public static final Topic<byte[], byte[]> CDC_SHOP_CHANGES = new Topic<>(
+            "shop.cdc.changes", byte[].class, byte[].class, 1, CleanupPolicy.DELETE, Optional.of(Duration.ofDays(7)),
+            "Raw Debezium change events of the shop tables (customers, addresses, payment methods, orders, order "
+                    + "lines, heartbeat), in commit order.");
+
+    /** Raw capture topics, each with its dead-letter topic: what the platform creates besides {@link #all()}. */
+    public static List<Topic<?, ?>> cdcRaw() {
+        return List.of(CDC_SHOP_CHANGES);
+    }
+
     /** Every domain topic, in the order the docs list them. */
     public static List<Topic<String, ?>> all() {
         return List.of(CUSTOMERS, CUSTOMER_PROFILES, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
@@ -110,6 +128,10 @@ public final class Topics {
             if (eventTimeInputs().contains(t)) {
                 topics.add(lateOf(t));
             }
+        }
+        for (Topic<?, ?> t : cdcRaw()) {
+            topics.add(t);
+            topics.add(deadLetterOf(t));
         }
         return List.copyOf(topics);
     }

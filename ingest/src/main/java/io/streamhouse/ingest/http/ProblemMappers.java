@@ -1,5 +1,6 @@
 package io.streamhouse.ingest.http;
 
+import jakarta.ws.rs.NotSupportedException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamhouse.ingest.intake.ConflictException;
 import io.streamhouse.ingest.intake.TooBusyException;
@@ -25,6 +26,13 @@ public class ProblemMappers {
         String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
         return Problem.response(400, "Malformed JSON", "The body is not valid JSON" + where,
                 List.of(new FieldError("$", "not valid JSON" + where)));
+    }
+
+    /** A body that is not JSON by its Content-Type: the endpoints read application/json only. */
+    @ServerExceptionMapper
+    public Response unsupportedMediaType(NotSupportedException e) {
+        return Problem.response(415, "Unsupported media type", "The body must be application/json",
+                List.of(new FieldError("Content-Type", "must be application/json")));
     }
 
     @ServerExceptionMapper

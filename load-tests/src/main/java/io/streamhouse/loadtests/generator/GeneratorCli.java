@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
         description = "Deterministic Streamhouse event generator with planted anomalies and ground truth.")
 public final class GeneratorCli implements Callable<Integer> {
 
-    enum Target { file, kafka, http }
+    enum Target { file, kafka, http, mqtt, postgres }
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed; same seed and options, same events (default ${DEFAULT-VALUE}).")
     long seed;
@@ -55,9 +55,9 @@ public final class GeneratorCli implements Callable<Integer> {
     @Option(names = "--vehicles", defaultValue = "40", description = "World size (default ${DEFAULT-VALUE}).")
     int vehicles;
 
-    @Option(names = "--target", defaultValue = "file", description = "file, kafka or http (default ${DEFAULT-VALUE}).")
+    @Option(names = "--target", defaultValue = "file", description = "file, kafka, http (transactions, telemetry, parcel scans), mqtt (telemetry) or postgres (customers, orders) (default ${DEFAULT-VALUE}).")
     Target target;
-    @Option(names = "--kinds", split = ",", description = "Event kinds to send: ${COMPLETION-CANDIDATES} (default all; http sends TRANSACTION only).")
+    @Option(names = "--kinds", split = ",", description = "Event kinds to send: ${COMPLETION-CANDIDATES} (default: all that the target carries).")
     Set<EventKind> kinds;
     @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap servers, loopback only (default ${DEFAULT-VALUE}).")
     String bootstrap;
@@ -65,6 +65,14 @@ public final class GeneratorCli implements Callable<Integer> {
     String registry;
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
+    @Option(names = "--mqtt", defaultValue = "tcp://127.0.0.1:1883", description = "MQTT broker for --target mqtt, loopback only (default ${DEFAULT-VALUE}).")
+    String mqtt;
+    @Option(names = "--jdbc-url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/streamhouse", description = "Shop database for --target postgres, loopback only (default ${DEFAULT-VALUE}).")
+    String jdbcUrl;
+    @Option(names = "--jdbc-user", defaultValue = "postgres", description = "Database user (default ${DEFAULT-VALUE}).")
+    String jdbcUser;
+    @Option(names = "--jdbc-password", defaultValue = "", description = "Database password (default: none).")
+    String jdbcPassword;
     @Option(names = "--http-concurrency", defaultValue = "1", description = "Requests in flight; above 1 the delivery order is only approximate (default ${DEFAULT-VALUE}).")
     int httpConcurrency;
     @Option(names = "--deadline", defaultValue = "PT10M", description = "Overall limit for sending (default ${DEFAULT-VALUE}).")
@@ -104,7 +112,7 @@ public final class GeneratorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Set<EventKind> chosen = kinds == null || kinds.isEmpty() ? EnumSet.allOf(EventKind.class) : EnumSet.copyOf(kinds);
+        Set<EventKind> chosen = kinds == null || kinds.isEmpty() ? defaultKinds() : EnumSet.copyOf(kinds);
         GeneratorConfig config = new GeneratorConfig(seed, events, start, lateRatio, latenessBound, beyondBoundShare,
                 new AnomalyRates(cardTesting, impossibleTravel, accountTakeover, parcelStuck, engineOverheating),
                 PatternRules.DEFAULT, Duration.ofMillis(200), customers, vehicles);
@@ -123,6 +131,16 @@ public final class GeneratorCli implements Callable<Integer> {
         return 0;
     }
 
+    /** Every kind the target can carry. */
+    private Set<EventKind> defaultKinds() {
+        return switch (target) {
+            case file, kafka -> EnumSet.allOf(EventKind.class);
+            case http -> EnumSet.of(EventKind.TRANSACTION, EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
+            case mqtt -> EnumSet.of(EventKind.VEHICLE_TELEMETRY);
+            case postgres -> EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER);
+        };
+    }
+
     /** Fails before any work on a non-loopback address or an event kind the target cannot carry. */
     private void checkTarget(Set<EventKind> chosen) {
         switch (target) {
@@ -131,15 +149,21 @@ public final class GeneratorCli implements Callable<Integer> {
                 Loopback.requireBootstrap(bootstrap);
                 Loopback.requireUri(registry, "schema registry");
             }
+            case postgres -> requireKinds(chosen, EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER),
+                    "the shop schema (change data capture turns them into shop.customers / shop.orders)");
             case http -> {
                 Loopback.requireUri(ingest, "ingest URL");
-                if (!EnumSet.of(EventKind.TRANSACTION).containsAll(chosen)) {
-                    throw new UnsupportedOperationException("the http target can send only TRANSACTION events today"
-                            + " (ingest's POST /v1/transactions); ingest has no HTTP endpoint for "
-                            + EnumSet.complementOf(EnumSet.of(EventKind.TRANSACTION))
-                            + " yet. Pass --kinds TRANSACTION, or use --target kafka for every kind.");
-                }
+                requireKinds(chosen, EnumSet.of(EventKind.TRANSACTION, EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN),
+                        "ingest's HTTP endpoints (customers and orders come from the shop database by change data capture)");
             }
+            case mqtt -> requireKinds(chosen, EnumSet.of(EventKind.VEHICLE_TELEMETRY), "MQTT (vehicles publish telemetry)");
+        }
+    }
+
+    private void requireKinds(Set<EventKind> chosen, Set<EventKind> carried, String what) {
+        if (!carried.containsAll(chosen)) {
+            throw new UnsupportedOperationException("the " + target + " target carries only " + carried + " over " + what
+                    + "; pass --kinds with those, or use --target kafka for every kind.");
         }
     }
 
@@ -147,11 +171,13 @@ public final class GeneratorCli implements Callable<Integer> {
         return switch (target) {
             case file -> new FileSink(out.resolve("events.jsonl"));
             case kafka -> new KafkaSink(bootstrap, registry, Map.of());
+            case postgres -> new PostgresSink(jdbcUrl, jdbcUser, jdbcPassword, g.customers());
             case http -> {
                 Map<String, String> pans = new LinkedHashMap<>();
                 g.cards().forEach(c -> pans.put(c.token(), c.pan()));
                 yield new HttpSink(ingest, pans, httpConcurrency);
             }
+            case mqtt -> new MqttSink(mqtt, 100);
         };
     }
 

@@ -1,10 +1,14 @@
 package io.streamhouse.loadtests.generator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.VehicleTelemetry;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,17 +21,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Posts authorizations to ingest ({@code POST /v1/transactions}), the way a payment terminal or gateway would, with
- * the card's test PAN ({@link TestPans}) instead of its token.
+ * Posts events to ingest the way the edges would: authorizations to {@code POST /v1/transactions} as a payment
+ * gateway (with the card's test PAN, {@link TestPans}, instead of its token), telemetry to {@code POST /v1/telemetry}
+ * as a vehicle, parcel scans to {@code POST /v1/parcels/{id}/scans} as a hub scanner ({@link EdgeJson}).
  *
- * <p>Only transactions: ingest has no HTTP endpoint yet for customers, orders, parcel scans or telemetry (customers
- * and orders will come by CDC, scans and telemetry by endpoints and MQTT later), so {@link #supportedKinds()} is
- * {@code TRANSACTION} and a run asking for anything else fails before sending. At most {@code concurrency} requests
+ * <p>Customers and orders have no HTTP endpoint: they come from the shop database by CDC (the PostgreSQL target), so
+ * a run asking for them fails before sending. At most {@code concurrency} requests
  * are in flight; with 1 (the default) the delivery order, and so the ground truth of late events, holds exactly; with
  * more, requests in flight together may arrive in any order. Anything but 202 fails the run. Loopback only.
  */
 public final class HttpSink implements Sink {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final URI base;
     private final URI endpoint;
     private final Map<String, String> panByToken;
     private final HttpClient http;
@@ -40,6 +45,7 @@ public final class HttpSink implements Sink {
         if (concurrency < 1 || concurrency > 64) {
             throw new IllegalArgumentException("concurrency must be 1..64, was " + concurrency);
         }
+        this.base = base;
         this.endpoint = base.resolve("/v1/transactions");
         this.panByToken = Map.copyOf(panByToken);
         this.concurrency = concurrency;
@@ -50,43 +56,54 @@ public final class HttpSink implements Sink {
 
     @Override
     public String describe() {
-        return "ingest " + endpoint;
+        return "ingest " + base;
     }
 
     @Override
     public Set<EventKind> supportedKinds() {
-        return EnumSet.of(EventKind.TRANSACTION);
+        return EnumSet.of(EventKind.TRANSACTION, EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
     }
 
     @Override
     public void send(GeneratedEvent e) throws IOException {
         throwIfFailed();
-        if (!(e.value() instanceof TransactionAuthorizationRequested tx)) {
+        URI target;
+        byte[] body;
+        if (e.value() instanceof TransactionAuthorizationRequested tx) {
+            String pan = panByToken.get(tx.getCardToken());
+            if (pan == null) {
+                throw new IllegalStateException("no test PAN for card " + tx.getCardToken());
+            }
+            target = endpoint;
+            body = JSON.writeValueAsBytes(TransactionJson.body(tx, pan));
+        } else if (e.value() instanceof VehicleTelemetry t) {
+            target = base.resolve("/v1/telemetry");
+            body = JSON.writeValueAsBytes(EdgeJson.telemetry(t));
+        } else if (e.value() instanceof ParcelScanned scan) {
+            target = base.resolve("/v1/parcels/" + URLEncoder.encode(scan.getParcelId(), StandardCharsets.UTF_8) + "/scans");
+            body = JSON.writeValueAsBytes(EdgeJson.parcelScan(scan));
+        } else {
             throw new UnsupportedOperationException(describe() + " cannot send " + e.kind()
-                    + " events: ingest has no HTTP endpoint for them yet");
+                    + " events: they come from the shop database by change data capture, not over HTTP");
         }
-        String pan = panByToken.get(tx.getCardToken());
-        if (pan == null) {
-            throw new IllegalStateException("no test PAN for card " + tx.getCardToken());
-        }
-        HttpRequest request = HttpRequest.newBuilder(endpoint)
+        String what = e.kind() + " " + e.eventId();
+        HttpRequest request = HttpRequest.newBuilder(target)
                 .timeout(Duration.ofSeconds(15))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(TransactionJson.body(tx, pan))))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         try {
             inFlight.acquire();
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while sending " + tx.getTransactionId(), ie);
+            throw new IOException("interrupted while sending " + what, ie);
         }
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
             try {
                 if (error != null) {
-                    failure.compareAndSet(null, tx.getTransactionId() + ": " + error);
+                    failure.compareAndSet(null, what + ": " + error);
                 } else if (response.statusCode() != 202) {
-                    failure.compareAndSet(null, tx.getTransactionId() + ": HTTP " + response.statusCode() + " "
-                            + response.body());
+                    failure.compareAndSet(null, what + ": HTTP " + response.statusCode() + " " + response.body());
                 }
             } finally {
                 inFlight.release();
@@ -112,7 +129,7 @@ public final class HttpSink implements Sink {
     private void throwIfFailed() throws IOException {
         String f = failure.get();
         if (f != null) {
-            throw new IOException("ingest refused a transaction: " + f);
+            throw new IOException("ingest refused an event: " + f);
         }
     }
 

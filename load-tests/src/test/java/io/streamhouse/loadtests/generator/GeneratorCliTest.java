@@ -48,13 +48,24 @@ class GeneratorCliTest {
     }
 
     @Test
-    void httpTargetSaysWhichKindsItCannotSendYet(@TempDir Path dir) {
-        int code = run("--target", "http", "--events", "1000", "--out", dir.toString());
+    void httpAndMqttTargetsSayWhichKindsTheyCannotCarry(@TempDir Path dir) {
+        int code = run("--target", "http", "--kinds", "TRANSACTION,ORDER", "--events", "1000", "--out", dir.toString());
 
         assertThat(code).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("only TRANSACTION")
-                .contains("--kinds TRANSACTION").contains("PARCEL_SCAN");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("carries only").contains("PARCEL_SCAN")
+                .contains("change data capture").contains("--kinds");
         assertThat(dir.resolve("ground-truth.jsonl")).doesNotExist();
+
+        err.reset();
+        assertThat(run("--target", "mqtt", "--kinds", "TRANSACTION", "--events", "1000", "--out", dir.toString())).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("carries only [VEHICLE_TELEMETRY]");
+    }
+
+    @Test
+    void refusesANonLoopbackMqttBroker(@TempDir Path dir) {
+        assertThat(run("--target", "mqtt", "--mqtt", "tcp://mqtt.fleet.example:1883", "--events", "1000", "--out",
+                dir.toString())).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("loopback").contains("mqtt.fleet.example");
     }
 
     @Test

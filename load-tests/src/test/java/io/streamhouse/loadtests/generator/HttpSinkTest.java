@@ -33,8 +33,10 @@ class HttpSinkTest {
 
     void startIngest(int status) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/transactions", exchange -> {
-            received.add(JSON.readTree(exchange.getRequestBody()));
+        server.createContext("/v1/", exchange -> {
+            var body = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(exchange.getRequestBody());
+            body.put("@path", exchange.getRequestURI().getRawPath());
+            received.add(body);
             byte[] answer = "{}".getBytes();
             exchange.sendResponseHeaders(status, answer.length);
             exchange.getResponseBody().write(answer);
@@ -71,14 +73,38 @@ class HttpSinkTest {
     }
 
     @Test
-    void refusesOtherKindsBeforeSendingAnything() throws IOException {
+    void sendsTelemetryAndParcelScansToTheirEndpointsWithTheGeneratorsEventIds() throws IOException {
+        startIngest(202);
+        Generation g = Generator.generate(GeneratorConfig.defaults(9, 2_000));
+        var kinds = EnumSet.of(EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
+        var result = SinkRun.send(g, new HttpSink(url(), Map.of(), 1), kinds, Duration.ofSeconds(60), null);
+
+        List<GeneratedEvent> expected = g.events().stream().filter(e -> kinds.contains(e.kind())).toList();
+        assertThat(expected).extracting(GeneratedEvent::kind).contains(EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
+        assertThat(result.sent()).isEqualTo(expected.size()).isEqualTo(received.size());
+        for (int i = 0; i < expected.size(); i++) {
+            GeneratedEvent e = expected.get(i);
+            JsonNode body = received.get(i);
+            assertThat(body.get("eventId").asText()).isEqualTo(e.eventId());
+            if (e.value() instanceof io.streamhouse.domain.event.ParcelScanned scan) {
+                assertThat(body.get("@path").asText()).isEqualTo("/v1/parcels/" + scan.getParcelId() + "/scans");
+                assertThat(body.get("status").asText()).isEqualTo(scan.getStatus().name());
+            } else {
+                assertThat(body.get("@path").asText()).isEqualTo("/v1/telemetry");
+                assertThat(body.get("vehicleId").asText()).isEqualTo(e.key());
+            }
+        }
+    }
+
+    @Test
+    void refusesCustomersAndOrdersBeforeSendingAnything() throws IOException {
         startIngest(202);
         Generation g = Generator.generate(GeneratorConfig.defaults(8, 600));
         var sink = new HttpSink(url(), Map.of(), 1);
         assertThatThrownBy(() -> SinkRun.send(g, sink, EnumSet.allOf(EventKind.class), Duration.ofSeconds(10), null))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot send")
-                .hasMessageContaining("PARCEL_SCAN");
+                .hasMessageMatching("(?s).*(CUSTOMER|ORDER).*");
         assertThat(received).isEmpty();
     }
 

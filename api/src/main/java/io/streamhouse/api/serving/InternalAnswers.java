@@ -1,0 +1,62 @@
+package io.streamhouse.api.serving;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.projections.serving.ServingStores;
+import org.apache.avro.specific.SpecificRecord;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The answers of the instance-to-instance endpoints, with no framework (the REST resource and the two-instance test
+ * serve them alike). Empty means "cannot answer here" (HTTP 503/404 on the wire), which makes the asking instance
+ * try the next replica.
+ */
+public final class InternalAnswers {
+
+    public static Optional<byte[]> state(KeyRouter router, String store, String key, String asOf) {
+        if (router == null || !ServingStreamsStores.KEYED.contains(store)) {
+            return Optional.empty();
+        }
+        Instant at;
+        try {
+            at = asOf == null ? null : Instant.parse(asOf);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+        Lookup<SpecificRecord> lookup = router.localForForwarded(store, key, at);
+        return lookup instanceof Lookup.Unavailable ? Optional.empty() : Optional.of(StateCodec.encode(lookup));
+    }
+
+    public static Optional<byte[]> feed(KeyRouter router, String store, String before, String limit, String partitions) {
+        if (router == null || !ServingStores.ALERT_FEED.equals(store) || limit == null || partitions == null) {
+            return Optional.empty();
+        }
+        try {
+            int n = Integer.parseInt(limit);
+            Set<Integer> wanted = new TreeSet<>();
+            for (String p : partitions.split(",")) {
+                wanted.add(Integer.parseInt(p));
+            }
+            StateCodec.Page<Alert> page = router.localFeed(store, before, n, wanted);
+            return Optional.of(StateCodec.encodePage(page.entries(), page.missingPartitions()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The stores looked up by key (all but the feed). */
+    static final class ServingStreamsStores {
+        static final Set<String> KEYED = Set.of(ServingStores.PARCEL_TRACKING, ServingStores.VEHICLE_HEALTH,
+                ServingStores.SUBJECT_ALERTS, ServingStores.CUSTOMER_STATE);
+
+        private ServingStreamsStores() {
+        }
+    }
+
+    private InternalAnswers() {
+    }
+}

@@ -1,0 +1,270 @@
+package io.streamhouse.api.serving;
+
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.StreamsNotStartedException;
+import org.apache.kafka.streams.errors.StreamsStoppedException;
+import org.apache.kafka.streams.query.FailureReason;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
+import org.apache.kafka.streams.query.VersionedKeyQuery;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.VersionedRecord;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Answers a key lookup on a serving store from wherever the key lives, with no framework: the Quarkus resources
+ * and the two-instance test use it alike.
+ *
+ * <ol>
+ *   <li>Streams metadata names the key's partition and its active and standby hosts.</li>
+ *   <li>Active here: query the local store (active only). Active elsewhere: forward to that instance's internal
+ *       endpoint, which answers from its local store.</li>
+ *   <li>The owner cannot answer (killed, or the partition is moving in a rebalance): answer from a standby replica,
+ *       here or on another instance, marked {@code stale} with the replica's lag, instead of failing.</li>
+ *   <li>No metadata (rebalancing): any local replica of the key's partition, marked stale.</li>
+ * </ol>
+ * A forwarded request is answered locally by the receiver and never forwarded again, so requests cannot loop.
+ */
+public final class KeyRouter {
+    public static final String INTERNAL_STATE_PATH = "/internal/v1/state/";
+    public static final String INTERNAL_FEED_PATH = "/internal/v1/feed/";
+    private static final Serializer<String> KEYS = Serdes.String().serializer();
+
+    private final KafkaStreams streams;
+    private final HostInfo self;
+    private final Forwarder forwarder;
+    private final Map<String, Integer> partitionsByStore;
+    private final PartitionLags lags;
+
+    /**
+     * @param partitionsByStore partitions of each store (those of its input topics), to find a key's partition
+     *                          when Streams has no metadata during a rebalance
+     */
+    public KeyRouter(KafkaStreams streams, HostInfo self, Forwarder forwarder, Map<String, Integer> partitionsByStore) {
+        this.streams = Objects.requireNonNull(streams, "streams");
+        this.self = Objects.requireNonNull(self, "self");
+        this.forwarder = Objects.requireNonNull(forwarder, "forwarder");
+        this.partitionsByStore = Map.copyOf(partitionsByStore);
+        this.lags = new PartitionLags(streams);
+    }
+
+    public HostInfo self() {
+        return self;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** The key's state now ({@code asOf} null) or as of an instant, from wherever it is held. */
+    public <V extends SpecificRecord> Lookup<V> lookup(String store, String key, Instant asOf, Class<V> type) {
+        KeyQueryMetadata meta;
+        try {
+            meta = streams.queryMetadataForKey(store, key, KEYS);
+        } catch (StreamsNotStartedException | StreamsStoppedException | IllegalStateException e) {
+            return new Lookup.Unavailable<>("the serving projections are " + streams.state());
+        }
+        int partition = meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE ? meta.partition() : partitionOf(store, key);
+        List<String> tried = new ArrayList<>();
+        if (meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE && !isUnknown(meta.activeHost())) {
+            if (meta.activeHost().equals(self)) {
+                Lookup<V> local = local(store, key, partition, asOf, true);
+                if (!(local instanceof Lookup.Unavailable)) {
+                    return local;
+                }
+                tried.add("here (" + ((Lookup.Unavailable<V>) local).reason() + ")");
+            } else {
+                Lookup<V> remote = forward(meta.activeHost(), store, key, asOf, type);
+                if (!(remote instanceof Lookup.Unavailable)) {
+                    return remote;
+                }
+                tried.add(meta.activeHost() + " (" + ((Lookup.Unavailable<V>) remote).reason() + ")");
+            }
+        }
+        // The owner did not answer: fall back to a replica, saying it is stale.
+        Set<HostInfo> standbys = new LinkedHashSet<>();
+        if (meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE) {
+            standbys.addAll(meta.standbyHosts());
+        }
+        Lookup<V> here = local(store, key, partition, asOf, false);
+        if (!(here instanceof Lookup.Unavailable)) {
+            return here;
+        }
+        tried.add("replica here (" + ((Lookup.Unavailable<V>) here).reason() + ")");
+        standbys.remove(self);
+        for (HostInfo standby : standbys) {
+            Lookup<V> remote = forward(standby, store, key, asOf, type);
+            if (!(remote instanceof Lookup.Unavailable)) {
+                return remote;
+            }
+            tried.add("standby " + standby);
+        }
+        return new Lookup.Unavailable<>("no replica of " + store + " partition " + partition + " answered: " + String.join("; ", tried));
+    }
+
+    /**
+     * The key from this instance's own replica of its partition, never forwarded.
+     *
+     * @param activeOnly true: only an active task answers; false: the active task if here, else a standby (stale)
+     */
+    public <V> Lookup<V> local(String store, String key, int partition, Instant asOf, boolean activeOnly) {
+        VersionedKeyQuery<String, V> query = asOf == null ? VersionedKeyQuery.withKey(key) : VersionedKeyQuery.<String, V>withKey(key).asOf(asOf);
+        StateQueryRequest<VersionedRecord<V>> active = StateQueryRequest.inStore(store).withQuery(query)
+                .withPartitions(Set.of(partition)).requireActive();
+        QueryResult<VersionedRecord<V>> result;
+        boolean stale;
+        try {
+            result = streams.query(active).getPartitionResults().get(partition);
+            stale = streams.state() != KafkaStreams.State.RUNNING;
+            if ((result == null || result.isFailure()) && !activeOnly) {
+                result = streams.query(StateQueryRequest.inStore(store).withQuery(query).withPartitions(Set.of(partition)))
+                        .getPartitionResults().get(partition);
+                stale = true;
+            }
+        } catch (StreamsNotStartedException | StreamsStoppedException e) {
+            return new Lookup.Unavailable<>("Kafka Streams is " + streams.state());
+        }
+        if (result == null) {
+            return new Lookup.Unavailable<>("partition " + partition + " is not held here");
+        }
+        if (result.isFailure()) {
+            return new Lookup.Unavailable<>(result.getFailureReason() + ": " + result.getFailureMessage());
+        }
+        Long lag = stale ? lags.standby(store, partition) : lags.active(store, partition);
+        VersionedRecord<V> record = result.getResult();
+        if (record == null) {
+            return new Lookup.NotFound<>(new Freshness(null, lag, stale, self.toString()));
+        }
+        Instant version = Instant.ofEpochMilli(record.timestamp());
+        Instant validTo = record.validTo().isPresent() ? Instant.ofEpochMilli(record.validTo().get()) : null;
+        return new Lookup.Found<>(record.value(), version, validTo, new Freshness(version, lag, stale, self.toString()));
+    }
+
+    /** Answer for the internal endpoint: this instance's replica (active preferred), keyed by the store's partitioner. */
+    public <V> Lookup<V> localForForwarded(String store, String key, Instant asOf) {
+        return local(store, key, partitionOf(store, key), asOf, false);
+    }
+
+    private <V extends SpecificRecord> Lookup<V> forward(HostInfo host, String store, String key, Instant asOf, Class<V> type) {
+        String path = INTERNAL_STATE_PATH + store + "/" + URLEncoder.encode(key, StandardCharsets.UTF_8)
+                + (asOf == null ? "" : "?asOf=" + asOf);
+        return forwarder.get(host, path)
+                .<Lookup<V>>map(body -> StateCodec.decode(body, type))
+                .orElseGet(() -> new Lookup.Unavailable<>("did not answer"));
+    }
+
+    /** The partition the default partitioner puts this key in (what Streams metadata would say). */
+    public int partitionOf(String store, String key) {
+        Integer partitions = partitionsByStore.get(store);
+        if (partitions == null) {
+            throw new IllegalArgumentException("unknown store " + store);
+        }
+        return Utils.toPositive(Utils.murmur2(KEYS.serialize(null, key))) % partitions;
+    }
+
+    private static boolean isUnknown(HostInfo host) {
+        return host == null || host.port() < 0 || "unavailable".equals(host.host());
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // The alert feed: scatter over the instances holding its partitions, gather the newest entries.
+
+    /** A page of the newest feed entries strictly below {@code beforeKey}, with the partitions nobody answered for. */
+    public <V extends SpecificRecord> StateCodec.Page<V> feed(String store, String beforeKey, int limit, Class<V> type) {
+        int partitions = partitionsByStore.get(store);
+        Map<HostInfo, Set<Integer>> byHost = new HashMap<>();
+        Set<Integer> unowned = new TreeSet<>();
+        for (int p = 0; p < partitions; p++) {
+            unowned.add(p);
+        }
+        try {
+            for (StreamsMetadata m : streams.streamsMetadataForStore(store)) {
+                for (var tp : m.topicPartitions()) {
+                    if (unowned.remove(tp.partition())) {
+                        byHost.computeIfAbsent(m.hostInfo(), h -> new TreeSet<>()).add(tp.partition());
+                    }
+                }
+            }
+        } catch (StreamsNotStartedException | StreamsStoppedException | IllegalStateException e) {
+            // no metadata: whatever is local
+        }
+        List<Map.Entry<String, V>> entries = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>(unowned);
+        for (var e : byHost.entrySet()) {
+            StateCodec.Page<V> page;
+            if (e.getKey().equals(self)) {
+                page = localFeed(store, beforeKey, limit, e.getValue());
+            } else {
+                String path = INTERNAL_FEED_PATH + store + "?limit=" + limit + "&partitions="
+                        + String.join(",", e.getValue().stream().map(String::valueOf).toList())
+                        + (beforeKey == null ? "" : "&before=" + URLEncoder.encode(beforeKey, StandardCharsets.UTF_8));
+                page = forwarder.get(e.getKey(), path).map(b -> StateCodec.decodePage(b, type))
+                        .orElseGet(() -> localFeed(store, beforeKey, limit, e.getValue()));
+            }
+            entries.addAll(page.entries());
+            missing.addAll(page.missingPartitions());
+        }
+        if (byHost.isEmpty()) {
+            StateCodec.Page<V> page = localFeed(store, beforeKey, limit, unowned);
+            entries.addAll(page.entries());
+            missing = page.missingPartitions();
+        }
+        entries.sort(Map.Entry.<String, V>comparingByKey(Comparator.reverseOrder()));
+        List<Integer> sortedMissing = missing.stream().distinct().sorted().toList();
+        return new StateCodec.Page<>(entries.size() > limit ? List.copyOf(entries.subList(0, limit)) : entries, sortedMissing);
+    }
+
+    /** The newest entries below {@code beforeKey} of this instance's replicas (active preferred) of these partitions. */
+    public <V> StateCodec.Page<V> localFeed(String store, String beforeKey, int limit, Set<Integer> partitions) {
+        List<Map.Entry<String, V>> entries = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
+        RangeQuery<String, V> range = (beforeKey == null ? RangeQuery.<String, V>withNoBounds()
+                : RangeQuery.<String, V>withUpperBound(beforeKey)).withDescendingKeys();
+        StateQueryResult<KeyValueIterator<String, V>> result;
+        try {
+            result = streams.query(StateQueryRequest.inStore(store).withQuery(range).withPartitions(partitions));
+        } catch (StreamsNotStartedException | StreamsStoppedException e) {
+            return new StateCodec.Page<>(List.of(), List.copyOf(partitions));
+        }
+        for (int p : partitions) {
+            QueryResult<KeyValueIterator<String, V>> r = result.getPartitionResults().get(p);
+            if (r == null || r.isFailure()) {
+                missing.add(p);
+                continue;
+            }
+            try (KeyValueIterator<String, V> it = r.getResult()) {
+                int n = 0;
+                while (it.hasNext() && n < limit) {
+                    var kv = it.next();
+                    if (beforeKey != null && kv.key.compareTo(beforeKey) >= 0) {
+                        continue;
+                    }
+                    entries.add(Map.entry(kv.key, kv.value));
+                    n++;
+                }
+            }
+        }
+        return new StateCodec.Page<>(entries, missing);
+    }
+}

@@ -1,0 +1,121 @@
+package io.streamhouse.api.serving;
+
+import io.smallrye.mutiny.Multi;
+import io.streamhouse.api.http.Problems;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Key lookups on the serving projections: {@code GET /v1/parcels/{id}}, {@code /v1/customers/{id}},
+ * {@code /v1/vehicles/{id}} (each with optional {@code ?asOf=<ISO-8601 instant>}), the paged alert feed
+ * {@code /v1/alerts} and the live {@code /v1/alerts/stream} (server-sent events). Every state answer carries
+ * {@code meta.freshness}: the event time of the last applied event, the lag behind the log head, and whether a
+ * standby answered ({@code stale}).
+ */
+@Path("/v1")
+@Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
+public class ServingResource {
+    static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
+    private static final Pattern CURSOR = Pattern.compile("\\d{13}\\|[A-Za-z0-9._:-]{1,128}");
+    private static final int MAX_LIMIT = 500;
+
+    private final ProjectionQueries queries;
+    private final AlertBroadcaster broadcaster;
+
+    public ServingResource(ProjectionQueries queries, AlertBroadcaster broadcaster) {
+        this.queries = queries;
+        this.broadcaster = broadcaster;
+    }
+
+    @GET
+    @Path("/parcels/{id}")
+    public Response parcel(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
+        Response bad = validate("parcel", id, asOf);
+        return bad != null ? bad : respond(queries.parcel(id, instant(asOf)));
+    }
+
+    @GET
+    @Path("/customers/{id}")
+    public Response customer(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
+        Response bad = validate("customer", id, asOf);
+        return bad != null ? bad : respond(queries.customer(id, instant(asOf)));
+    }
+
+    @GET
+    @Path("/vehicles/{id}")
+    public Response vehicle(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
+        Response bad = validate("vehicle", id, asOf);
+        return bad != null ? bad : respond(queries.vehicle(id, instant(asOf)));
+    }
+
+    @GET
+    @Path("/alerts")
+    public Response alerts(@QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") String limit) {
+        int n;
+        try {
+            n = Integer.parseInt(limit);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1 || n > MAX_LIMIT) {
+            return Problems.of(400, "Bad query", "limit must be a whole number from 1 to " + MAX_LIMIT,
+                    List.of(new Problems.FieldError("limit", "must be 1-" + MAX_LIMIT + ", was '" + limit + "'")));
+        }
+        if (before != null && !CURSOR.matcher(before).matches()) {
+            return Problems.of(400, "Bad query", "before must be a nextCursor from an earlier page",
+                    List.of(new Problems.FieldError("before", "not a cursor: '" + before + "'")));
+        }
+        return respond(queries.alerts(before, n));
+    }
+
+    @GET
+    @Path("/alerts/stream")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<Views.FeedAlertView> stream() {
+        return broadcaster.live();
+    }
+
+    private static Response validate(String what, String id, String asOf) {
+        if (!ID.matcher(id).matches()) {
+            return Problems.of(400, "Bad " + what + " id", "id must be 1-64 letters, digits or . _ : -",
+                    List.of(new Problems.FieldError("id", "invalid " + what + " id")));
+        }
+        if (asOf != null) {
+            try {
+                Instant.parse(asOf);
+            } catch (DateTimeParseException e) {
+                return Problems.of(400, "Bad asOf", "asOf must be an ISO-8601 instant such as 2026-03-02T09:00:00Z",
+                        List.of(new Problems.FieldError("asOf", "not an ISO-8601 instant: '" + asOf + "'")));
+            }
+        }
+        return null;
+    }
+
+    private static Instant instant(String asOf) {
+        return asOf == null ? null : Instant.parse(asOf);
+    }
+
+    private static Response respond(Answer<?> answer) {
+        if (answer instanceof Answer.Ok<?> ok) {
+            return Response.ok(ok.view(), MediaType.APPLICATION_JSON).build();
+        }
+        if (answer instanceof Answer.NotFound<?> nf) {
+            return Problems.of(404, "Not found", nf.message());
+        }
+        return Response.fromResponse(Problems.of(503, "Not available", ((Answer.Unavailable<?>) answer).message()))
+                .header("Retry-After", "1").build();
+    }
+}

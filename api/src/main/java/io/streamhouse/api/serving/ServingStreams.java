@@ -1,0 +1,150 @@
+package io.streamhouse.api.serving;
+
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.StartupEvent;
+import io.streamhouse.api.ApiConfig;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.projections.serving.ServingStores;
+import io.streamhouse.projections.serving.ServingTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The serving projections' Kafka Streams application. It is separate from the decision application (which Quarkus'
+ * extension runs) because both read shop.customers, the decisions and the fraud alerts, and one topology may
+ * subscribe a topic only once; separate, the latency-critical decisions also do not wait on projection commits.
+ * Started at startup, once the HTTP server listens, because {@code application.server} must be the real host:port
+ * that other instances forward queries to.
+ */
+@ApplicationScoped
+public class ServingStreams {
+    private static final Logger LOG = Logger.getLogger(ServingStreams.class);
+
+    private final ApiConfig config;
+    private final TopicSerdes serdes;
+    private volatile KafkaStreams streams;
+    private volatile KeyRouter router;
+
+    private final jakarta.enterprise.inject.Instance<MeterRegistry> registries;
+    private KafkaStreamsMetrics metrics;
+
+    public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries) {
+        this.config = config;
+        this.serdes = serdes;
+        this.registries = registries;
+    }
+
+    /**
+     * The HTTP server listens before StartupEvent; with a random port (tests) Quarkus publishes the real one as a
+     * system property, which is read first.
+     */
+    void onStart(@Observes StartupEvent event) {
+        if (!config.serving().enabled()) {
+            LOG.warn("Serving projections are disabled (streamhouse.serving.enabled=false): the /v1 lookups answer 503");
+            return;
+        }
+        var cfg = ConfigProvider.getConfig();
+        boolean test = LaunchMode.current() == LaunchMode.TEST;
+        String portProperty = test ? "quarkus.http.test-port" : "quarkus.http.port";
+        String port = System.getProperty(portProperty, cfg.getOptionalValue(portProperty, String.class).orElse(test ? "8081" : "8080"));
+        String host = config.serving().advertisedHost()
+                .orElse(cfg.getOptionalValue("quarkus.http.host", String.class).orElse("127.0.0.1"));
+        if ("0.0.0.0".equals(host)) {
+            host = "127.0.0.1";
+        }
+        startAt(new HostInfo(host, Integer.parseInt(port)));
+    }
+
+    synchronized void startAt(HostInfo self) {
+        if (streams != null) {
+            return;
+        }
+        var cfg = ConfigProvider.getConfig();
+        String stateDir = cfg.getOptionalValue("kafka-streams.state.dir", String.class).orElse("target/kafka-streams-state");
+        Properties props = properties(config.serving().applicationId(), config.kafka().bootstrapServers(), self,
+                Path.of(stateDir, "serving-" + self.port()), config.serving().standbyReplicas(), config.serving().commitIntervalMs());
+        cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
+                .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
+        KafkaStreams created = new KafkaStreams(ServingTopology.build(new ServingTopology.Config(config.serving().historyRetention()), serdes), props);
+        created.setUncaughtExceptionHandler(e -> {
+            LOG.error("Serving projections thread failed; replacing it", e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        router = new KeyRouter(created, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
+        streams = created;
+        if (registries.isResolvable()) {
+            // Streams' own metrics (records-lag, process rates, commit latency) on /q/metrics, tagged kafka.*
+            metrics = new KafkaStreamsMetrics(created);
+            metrics.bindTo(registries.get());
+        }
+        created.start();
+        LOG.infof("Serving projections started as %s (application %s)", self, config.serving().applicationId());
+    }
+
+    /** What correctness needs is {@code put}; tunables are {@code putIfAbsent}. Shared with the two-instance test. */
+    public static Properties properties(String applicationId, String bootstrap, HostInfo self, Path stateDir,
+                                        int standbyReplicas, long commitIntervalMs) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // A killed instance is noticed after the session timeout; keep it short so its partitions move quickly.
+        props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+        return props;
+    }
+
+    /** Partitions of each store: those of its input topics. */
+    public static Map<String, Integer> partitionsByStore() {
+        return Map.of(
+                ServingStores.PARCEL_TRACKING, Topics.PARCEL_SCANS.partitions(),
+                ServingStores.VEHICLE_HEALTH, Topics.VEHICLE_TELEMETRY.partitions(),
+                ServingStores.SUBJECT_ALERTS, Topics.FRAUD_ALERTS.partitions(),
+                ServingStores.ALERT_FEED, Topics.FRAUD_ALERTS.partitions(),
+                ServingStores.CUSTOMER_STATE, Topics.CUSTOMERS.partitions());
+    }
+
+    /** Null until the HTTP server has started. */
+    public KeyRouter router() {
+        return router;
+    }
+
+    public boolean enabled() {
+        return config.serving().enabled();
+    }
+
+    public KafkaStreams.State state() {
+        KafkaStreams s = streams;
+        return s == null ? KafkaStreams.State.CREATED : s.state();
+    }
+
+    @PreDestroy
+    void close() {
+        KafkaStreams s = streams;
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (s != null) {
+            s.close(Duration.ofSeconds(10));
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.streamhouse.connect;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The distributed-mode worker configuration of the child worker. JDK-only (built in the parent).
+ *
+ * <p>Guarantees ({@code put}): exactly-once source support (KIP-618: a source task's records and its offsets are
+ * committed in one Kafka transaction, so a crashed worker neither loses nor repeats a change), internal topics with a
+ * single replica (one local broker) and compacted, the worker's REST server only on 127.0.0.1, plugins found through
+ * the service loader (seconds to start instead of half a minute of classpath scanning), and our wire-format
+ * converter for keys and values. Tunables are fitted for fast failover on one machine: a worker killed with
+ * {@code kill -9} is noticed after {@code session.timeout.ms} and its tasks reassigned at once
+ * ({@code scheduled.rebalance.max.delay.ms=0}).
+ */
+public final class WorkerConfig {
+
+    /** By name, not by class: this class is loaded by parents that have no Connect API on their classpath. */
+    static final String CONVERTER = "io.streamhouse.connect.RegistryAvroConverter";
+
+    private WorkerConfig() {
+    }
+
+    public static Map<String, String> of(ConnectOptions options, int restPort) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("bootstrap.servers", options.bootstrapServers());
+        p.put("group.id", options.groupId());
+        p.put("config.storage.topic", options.configTopic());
+        p.put("offset.storage.topic", options.offsetTopic());
+        p.put("status.storage.topic", options.statusTopic());
+        p.put("config.storage.replication.factor", "1");
+        p.put("offset.storage.replication.factor", "1");
+        p.put("status.storage.replication.factor", "1");
+        p.put("offset.storage.partitions", "1");
+        p.put("status.storage.partitions", "1");
+        p.put("exactly.once.source.support", "enabled");
+        p.put("listeners", "http://127.0.0.1:" + restPort);
+        p.put("rest.advertised.host.name", "127.0.0.1");
+        p.put("rest.advertised.port", Integer.toString(restPort));
+        p.put("plugin.discovery", "service_load");
+        p.put("key.converter", CONVERTER);
+        p.put("value.converter", CONVERTER);
+        p.put("key.converter.schema.registry.url", options.registryUrl());
+        p.put("value.converter.schema.registry.url", options.registryUrl());
+        p.put("topic.creation.enable", "true");
+        p.put("connector.client.config.override.policy", "All");
+
+        p.put("scheduled.rebalance.max.delay.ms", "0");
+        p.put("session.timeout.ms", "6000");
+        p.put("heartbeat.interval.ms", "2000");
+        p.put("rebalance.timeout.ms", "20000");
+        p.put("offset.flush.interval.ms", "1000");
+        p.put("task.shutdown.graceful.timeout.ms", "5000");
+        return p;
+    }
+}

@@ -1,0 +1,54 @@
+package io.streamhouse.connect;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The production files under deploy/connect/production say what the platform's worker and connector do. */
+class ProductionConfigTest {
+
+    /** Differ on purpose: where the database, registry and Kafka are, and how many replicas there are. */
+    private static final Set<String> SITE_SPECIFIC = Set.of("database.hostname", "database.port", "database.user",
+            "database.password", "database.dbname", "key.converter.schema.registry.url",
+            "value.converter.schema.registry.url", "topic.creation.default.replication.factor");
+
+    @Test
+    void theConnectorJsonCarriesEveryGuaranteeOfTheLocalConnector() throws IOException {
+        JsonNode json = new ObjectMapper().readTree(Path.of("production/shop-cdc-connector.json").toFile());
+        assertThat(json.get("name").asText()).isEqualTo(CdcConnector.DEFAULT_NAME);
+        Map<String, String> local = CdcConnector.config(new CdcConnector.Source(
+                "jdbc:postgresql://127.0.0.1:5432/streamhouse", "postgres", "", null, null), "http://127.0.0.1:8085");
+        JsonNode config = json.get("config");
+        local.forEach((key, value) -> {
+            assertThat(config.has(key)).as("production connector sets %s", key).isTrue();
+            if (!SITE_SPECIFIC.contains(key)) {
+                assertThat(config.get(key).asText()).as(key).isEqualTo(value);
+            }
+        });
+    }
+
+    @Test
+    void theWorkerPropertiesKeepExactlyOnceAndTheConverter() throws IOException {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(Path.of("production/connect-distributed.properties"))) {
+            p.load(in);
+        }
+        Map<String, String> local = WorkerConfig.of(ConnectOptions.of(Path.of("target"), "127.0.0.1:9092",
+                "http://127.0.0.1:8085"), 8083);
+        for (String key : new String[]{"exactly.once.source.support", "group.id", "config.storage.topic",
+                "offset.storage.topic", "status.storage.topic", "key.converter", "value.converter", "plugin.discovery",
+                "scheduled.rebalance.max.delay.ms"}) {
+            assertThat(p.getProperty(key)).as(key).isEqualTo(local.get(key));
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.streamhouse.loadtests.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * HTTP load on ingest's {@code POST /v1/transactions/authorize}, open loop at a fixed rate: latency from the due
+ * time, so a slow answer does not slow the load down. Every answer is classified: decided, fallback (deadline passed, {@code decided:false}),
+ * refused (429) or failed (anything else, including transport errors). The latency histogram holds every 200
+ * answer, fallbacks included: a fallback is an answer the payments service waited for.
+ */
+final class HttpLoad {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** An open-loop client that cannot keep this many requests in flight reports the rest as not sent. */
+    private static final int MAX_IN_FLIGHT = 4_000;
+
+    record Result(Latencies answered, long sent, long decidedCount, long fallback, long refused, long failed,
+                  long notSent, Duration elapsed, Map<String, Long> failures) {
+        double decidedPerSecond() {
+            return decidedCount / (elapsed.toNanos() / 1e9);
+        }
+    }
+
+    private final HttpClient http;
+    private final URI authorize;
+    private final BenchPayments payments;
+    private final Clock clock = Clock.systemUTC();
+
+    HttpLoad(URI ingest, BenchPayments payments, int deadlineMillis) {
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .executor(Executors.newFixedThreadPool(4, r -> {
+                    Thread t = new Thread(r, "bench-http");
+                    t.setDaemon(true);
+                    return t;
+                })).build();
+        this.authorize = ingest.resolve("/v1/transactions/authorize?deadlineMs=" + deadlineMillis);
+        this.payments = payments;
+    }
+
+    Result openLoop(String phase, int perSecond, Duration duration) throws InterruptedException {
+        Tally tally = new Tally();
+        Pacer pacer = new Pacer(System.nanoTime() + 200_000_000L, perSecond, duration);
+        Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
+        CountDownLatch done = new CountDownLatch((int) pacer.count());
+        long began = System.nanoTime();
+        for (long i = 0; i < pacer.count(); i++) {
+            long due = pacer.awaitDue(i);
+            if (!inFlight.tryAcquire()) {
+                tally.notSent.increment();
+                done.countDown();
+                continue;
+            }
+            http.sendAsync(request(phase, i), HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+                tally.classify(r, e, System.nanoTime() - due);
+                inFlight.release();
+                done.countDown();
+            });
+        }
+        done.await(60, TimeUnit.SECONDS);
+        return tally.result(pacer.count(), Duration.ofNanos(System.nanoTime() - began));
+    }
+
+    private HttpRequest request(String phase, long i) {
+        return HttpRequest.newBuilder(authorize).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase, i, clock.instant()))).build();
+    }
+
+    private static final class Tally {
+        final Latencies answered = new Latencies();
+        final LongAdder decidedCount = new LongAdder();
+        final LongAdder fallback = new LongAdder();
+        final LongAdder refused = new LongAdder();
+        final LongAdder failed = new LongAdder();
+        final LongAdder notSent = new LongAdder();
+        final Map<String, Long> failures = new ConcurrentHashMap<>();
+
+        void classify(HttpResponse<byte[]> r, Throwable e, long nanos) {
+            if (e != null) {
+                failed.increment();
+                failures.merge(e.getClass().getSimpleName(), 1L, Long::sum);
+                return;
+            }
+            if (r.statusCode() == 429) {
+                refused.increment();
+                return;
+            }
+            if (r.statusCode() != 200) {
+                failed.increment();
+                failures.merge("HTTP " + r.statusCode(), 1L, Long::sum);
+                return;
+            }
+            try {
+                JsonNode answer = JSON.readTree(r.body());
+                answered.recordNanos(nanos);
+                if (answer.path("decided").asBoolean()) {
+                    decidedCount.increment();
+                } else {
+                    fallback.increment();
+                }
+            } catch (java.io.IOException bad) {
+                failed.increment();
+                failures.merge("unreadable answer", 1L, Long::sum);
+            }
+        }
+
+        Result result(long sent, Duration elapsed) {
+            return new Result(answered, sent, decidedCount.sum(), fallback.sum(), refused.sum(), failed.sum(), notSent.sum(),
+                    elapsed, Map.copyOf(failures));
+        }
+    }
+}

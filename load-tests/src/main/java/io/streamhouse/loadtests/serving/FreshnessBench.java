@@ -1,0 +1,161 @@
+package io.streamhouse.loadtests.serving;
+
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.event.GeoPoint;
+import io.streamhouse.domain.events.Envelopes;
+import io.streamhouse.domain.events.EventTypes;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.domain.wire.AvroSerializer;
+import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Freshness of the serving projections: parcel scans are produced at a fixed rate (bounded in count and time), and
+ * every {@code --probe-every-ms} one probe scan for a new parcel id is sent among them; a poller asks the api for
+ * that parcel until it answers 200 and records the time from {@code send()} to visible. Also {@code --seed N} writes
+ * scans for parcels P-bench-0..N-1 once, for the lookup benchmark (wrk). Loopback only.
+ */
+@CommandLine.Command(name = "freshness-bench", mixinStandardHelpOptions = true)
+public final class FreshnessBench implements Callable<Integer> {
+    @CommandLine.Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092")
+    String bootstrap;
+    @CommandLine.Option(names = "--registry", defaultValue = "http://127.0.0.1:8085")
+    String registry;
+    @CommandLine.Option(names = "--api", defaultValue = "http://127.0.0.1:8082")
+    URI api;
+    @CommandLine.Option(names = "--rate", defaultValue = "5000", description = "events per second")
+    int rate;
+    @CommandLine.Option(names = "--seconds", defaultValue = "60")
+    int seconds;
+    @CommandLine.Option(names = "--parcels", defaultValue = "1000", description = "distinct parcel ids of the background load")
+    int parcels;
+    @CommandLine.Option(names = "--probe-every-ms", defaultValue = "100")
+    int probeEveryMs;
+    @CommandLine.Option(names = "--seed", defaultValue = "0", description = "only write one scan for each of N parcels, then exit")
+    int seed;
+
+    private static final GeoPoint RTM = GeoPoint.newBuilder().setLat(51.9244).setLon(4.4777).build();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new FreshnessBench()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        String host = api.getHost();
+        if (!"127.0.0.1".equals(host) && !"localhost".equals(host)) {
+            throw new IllegalArgumentException("load goes to loopback only, not " + api);
+        }
+        if (rate < 1 || rate > 50_000 || seconds < 1 || seconds > 600) {
+            throw new IllegalArgumentException("--rate 1..50000 and --seconds 1..600");
+        }
+        var serializer = new AvroSerializer<>(new CachingSchemaRegistryClient(registry), ParcelScanned.class, false);
+        try (var producer = new KafkaProducer<>(Map.<String, Object>of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 1, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), new ByteArraySerializer())) {
+            if (seed > 0) {
+                for (int i = 0; i < seed; i++) {
+                    send(producer, serializer, "P-bench-" + i, "bench-seed-" + i, Instant.now());
+                }
+                producer.flush();
+                System.out.printf("seeded %d parcels P-bench-0..P-bench-%d%n", seed, seed - 1);
+                return 0;
+            }
+            return run(producer, serializer);
+        }
+    }
+
+    private int run(KafkaProducer<String, byte[]> producer, AvroSerializer<ParcelScanned> serializer) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        ExecutorService pollers = Executors.newFixedThreadPool(4);
+        ConcurrentLinkedQueue<Long> latenciesMicros = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> lost = new ConcurrentLinkedQueue<>();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        long start = System.nanoTime();
+        long total = (long) rate * seconds;
+        long periodNanos = 1_000_000_000L / rate;
+        long nextProbe = start;
+        int probes = 0;
+        for (long i = 0; i < total; i++) {
+            long due = start + i * periodNanos;
+            while (System.nanoTime() < due) {
+                Thread.onSpinWait();
+            }
+            send(producer, serializer, "P-load-" + (i % parcels), "load-" + run + "-" + i, Instant.now());
+            if (System.nanoTime() >= nextProbe) {
+                nextProbe += probeEveryMs * 1_000_000L;
+                String id = "P-probe-" + run + "-" + probes++;
+                long sentAt = System.nanoTime();
+                send(producer, serializer, id, "probe-" + id, Instant.now());
+                pollers.submit(() -> poll(http, id, sentAt, latenciesMicros, lost));
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        pollers.shutdown();
+        pollers.awaitTermination(30, TimeUnit.SECONDS);
+        List<Long> sorted = new ArrayList<>(latenciesMicros);
+        Collections.sort(sorted);
+        System.out.printf("sent %d scans in %.1f s (%.0f/s), %d probes, %d visible, %d not visible within 10 s%n",
+                total, elapsed / 1e9, total / (elapsed / 1e9), probes, sorted.size(), lost.size());
+        if (!sorted.isEmpty()) {
+            System.out.printf("produce -> visible over HTTP (ms): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f%n",
+                    pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.get(sorted.size() - 1) / 1000.0);
+        }
+        return lost.isEmpty() ? 0 : 1;
+    }
+
+    private void poll(HttpClient http, String id, long sentAt, ConcurrentLinkedQueue<Long> latencies, ConcurrentLinkedQueue<String> lost) {
+        HttpRequest request = HttpRequest.newBuilder(api.resolve("/v1/parcels/" + id)).timeout(Duration.ofSeconds(2)).GET().build();
+        long deadline = sentAt + TimeUnit.SECONDS.toNanos(10);
+        try {
+            while (System.nanoTime() < deadline) {
+                HttpResponse<Void> r = http.send(request, HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    latencies.add((System.nanoTime() - sentAt) / 1000);
+                    return;
+                }
+                TimeUnit.MILLISECONDS.sleep(1); // bounded poll interval of the probe, not a test wait
+            }
+        } catch (Exception e) {
+            // counted as lost below
+        }
+        lost.add(id);
+    }
+
+    private static double pct(List<Long> sorted, int p) {
+        int i = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i))) / 1000.0;
+    }
+
+    private static void send(KafkaProducer<String, byte[]> producer, AvroSerializer<ParcelScanned> serializer,
+                             String parcel, String eventId, Instant at) {
+        ParcelScanned scan = ParcelScanned.newBuilder()
+                .setEnvelope(Envelopes.create(eventId, parcel, at, at, "freshness-bench", EventTypes.versionOf(ParcelScanned.class), null))
+                .setParcelId(parcel).setHubId("hub-rtm").setStatus(ParcelStatus.SORTED).setVehicleId(null)
+                .setLocation(RTM).setPromisedBy(null).build();
+        producer.send(new ProducerRecord<>(Topics.PARCEL_SCANS.name(), parcel, serializer.serialize(Topics.PARCEL_SCANS.name(), scan)));
+    }
+}

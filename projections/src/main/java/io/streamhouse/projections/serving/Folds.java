@@ -1,0 +1,241 @@
+package io.streamhouse.projections.serving;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.CustomerDeleted;
+import io.streamhouse.domain.event.CustomerEmailChanged;
+import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.CustomerRegistered;
+import io.streamhouse.domain.event.DecisionReason;
+import io.streamhouse.domain.event.Money;
+import io.streamhouse.domain.event.OrderCancelled;
+import io.streamhouse.domain.event.OrderEvent;
+import io.streamhouse.domain.event.OrderPlaced;
+import io.streamhouse.domain.event.OrderStatusChanged;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.AlertEntry;
+import io.streamhouse.domain.state.CustomerDecisionEntry;
+import io.streamhouse.domain.state.CustomerOrderEntry;
+import io.streamhouse.domain.state.CustomerState;
+import io.streamhouse.domain.state.ParcelScanEntry;
+import io.streamhouse.domain.state.ParcelTracking;
+import io.streamhouse.domain.state.SubjectAlerts;
+import io.streamhouse.domain.state.VehicleHealth;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How each projection folds one event into a key's state: pure functions of (previous state or null, event), with
+ * time taken only from the event, so a replay of the log rebuilds the same states. Events arriving out of order are
+ * folded into the newest state: lists are kept sorted by event time and "latest" fields follow the newest event time,
+ * so a late scan never moves a parcel back.
+ */
+public final class Folds {
+    static final int PARCEL_HISTORY = 20;
+    static final int SUBJECT_ALERTS = 20;
+    static final int CUSTOMER_ORDERS = 20;
+    static final int CUSTOMER_DECISIONS = 10;
+    static final int CUSTOMER_CARDS = 10;
+
+    public static ParcelTracking parcel(ParcelTracking previous, ParcelScanned scan) {
+        Instant at = scan.getEnvelope().getOccurredAt();
+        String eventId = scan.getEnvelope().getEventId();
+        if (previous != null && previous.getHistory().stream().anyMatch(h -> h.getEventId().equals(eventId))) {
+            return previous;
+        }
+        ParcelScanEntry entry = ParcelScanEntry.newBuilder().setEventId(eventId).setOccurredAt(at)
+                .setStatus(scan.getStatus().name()).setHubId(scan.getHubId()).setVehicleId(scan.getVehicleId()).build();
+        List<ParcelScanEntry> history = previous == null ? new ArrayList<>() : new ArrayList<>(previous.getHistory());
+        history.add(entry);
+        history.sort(Comparator.comparing(ParcelScanEntry::getOccurredAt));
+        if (history.size() > PARCEL_HISTORY) {
+            history = new ArrayList<>(history.subList(history.size() - PARCEL_HISTORY, history.size()));
+        }
+        boolean newest = previous == null || !at.isBefore(previous.getLastScanAt());
+        ParcelTracking.Builder next = previous == null
+                ? ParcelTracking.newBuilder().setParcelId(scan.getParcelId()).setScans(0)
+                : ParcelTracking.newBuilder(previous);
+        next.setHistory(history).setScans(next.getScans() + 1);
+        if (scan.getPromisedBy() != null && (newest || next.getPromisedBy() == null)) {
+            next.setPromisedBy(scan.getPromisedBy());
+        }
+        if (scan.getStatus() == ParcelStatus.DELIVERED && next.getDeliveredAt() == null) {
+            next.setDeliveredAt(at);
+        }
+        if (newest) {
+            next.setStatus(scan.getStatus().name()).setLastScanAt(at).setLastEventId(eventId);
+            if (scan.getHubId() != null) {
+                next.setHubId(scan.getHubId());
+            }
+            if (scan.getLocation() != null) {
+                next.setLocation(scan.getLocation());
+            }
+            next.setVehicleId(carrier(scan, previous));
+        }
+        return next.build();
+    }
+
+    /** The vehicle carrying the parcel after this scan: named by the scan, kept while on the road, none at rest. */
+    private static String carrier(ParcelScanned scan, ParcelTracking previous) {
+        if (scan.getVehicleId() != null) {
+            return scan.getVehicleId();
+        }
+        switch (scan.getStatus()) {
+            case LOADED:
+            case IN_TRANSIT:
+            case OUT_FOR_DELIVERY:
+                return previous == null ? null : previous.getVehicleId();
+            default:
+                return null;
+        }
+    }
+
+    public static VehicleHealth vehicle(VehicleHealth previous, VehicleTelemetry reading) {
+        Instant at = reading.getEnvelope().getOccurredAt();
+        if (previous != null && previous.getLastEventId().equals(reading.getEnvelope().getEventId())) {
+            return previous;
+        }
+        double maxCoolant = previous == null ? reading.getCoolantTempC()
+                : Math.max(previous.getMaxCoolantTempC(), reading.getCoolantTempC());
+        long readings = previous == null ? 1 : previous.getReadings() + 1;
+        if (previous != null && at.isBefore(previous.getLastReadingAt())) {
+            return VehicleHealth.newBuilder(previous).setReadings(readings).setMaxCoolantTempC(maxCoolant).build();
+        }
+        return VehicleHealth.newBuilder()
+                .setVehicleId(reading.getVehicleId()).setPosition(reading.getPosition()).setSpeedKmh(reading.getSpeedKmh())
+                .setCoolantTempC(reading.getCoolantTempC()).setOdometerKm(reading.getOdometerKm())
+                .setFaultCodes(new ArrayList<>(reading.getFaultCodes())).setLastReadingAt(at)
+                .setLastEventId(reading.getEnvelope().getEventId()).setReadings(readings).setMaxCoolantTempC(maxCoolant)
+                .build();
+    }
+
+    public static SubjectAlerts alerts(SubjectAlerts previous, Alert alert) {
+        Instant at = alert.getEnvelope().getOccurredAt();
+        List<AlertEntry> alerts = previous == null ? new ArrayList<>() : new ArrayList<>(previous.getAlerts());
+        if (alerts.stream().anyMatch(a -> a.getAlertId().equals(alert.getAlertId()))) {
+            return previous;
+        }
+        alerts.add(AlertEntry.newBuilder().setAlertId(alert.getAlertId()).setType(alert.getType().name())
+                .setCategory(alert.getCategory().name()).setSeverity(alert.getSeverity().name())
+                .setSubjectKind(alert.getSubject().getKind().name()).setPatternId(alert.getPatternId())
+                .setSummary(alert.getSummary()).setOccurredAt(at).build());
+        alerts.sort(Comparator.comparing(AlertEntry::getOccurredAt));
+        if (alerts.size() > SUBJECT_ALERTS) {
+            alerts = new ArrayList<>(alerts.subList(alerts.size() - SUBJECT_ALERTS, alerts.size()));
+        }
+        Instant last = previous == null || at.isAfter(previous.getLastEventAt()) ? at : previous.getLastEventAt();
+        return SubjectAlerts.newBuilder().setSubjectId(alert.getSubject().getId()).setAlerts(alerts).setLastEventAt(last).build();
+    }
+
+    /** Customer state from its three inputs (customer changes, orders and decisions, the last two re-keyed by customer). */
+    public static CustomerState customer(CustomerState previous, String customerId, Object event) {
+        CustomerState.Builder next = previous == null
+                ? CustomerState.newBuilder().setCustomerId(customerId).setLastEventId("").setLastEventAt(Instant.EPOCH)
+                        .setOrderCount(0).setSpend(new HashMap<>()).setOrders(new ArrayList<>())
+                        .setDecisions(new ArrayList<>()).setCardTokens(new ArrayList<>())
+                : CustomerState.newBuilder(previous);
+        String eventId;
+        Instant at;
+        if (event instanceof CustomerEvent) {
+            CustomerEvent e = (CustomerEvent) event;
+            eventId = e.getEnvelope().getEventId();
+            at = e.getEnvelope().getOccurredAt();
+            applyCustomer(next, e.getChange());
+        } else if (event instanceof OrderEvent) {
+            OrderEvent e = (OrderEvent) event;
+            eventId = e.getEnvelope().getEventId();
+            at = e.getEnvelope().getOccurredAt();
+            applyOrder(next, e, at);
+        } else if (event instanceof TransactionDecision) {
+            TransactionDecision d = (TransactionDecision) event;
+            eventId = d.getEnvelope().getEventId();
+            at = d.getEnvelope().getOccurredAt();
+            applyDecision(next, d);
+        } else {
+            throw new IllegalArgumentException("not a customer input: " + (event == null ? "null" : event.getClass().getName()));
+        }
+        if (at.isAfter(next.getLastEventAt()) || previous == null) {
+            next.setLastEventAt(at).setLastEventId(eventId);
+        }
+        return next.build();
+    }
+
+    private static void applyCustomer(CustomerState.Builder next, Object change) {
+        if (change instanceof CustomerRegistered) {
+            CustomerRegistered r = (CustomerRegistered) change;
+            next.setEmail(r.getEmail()).setFullName(r.getFullName()).setRegisteredAt(r.getRegisteredAt()).setDeleted(false);
+        } else if (change instanceof CustomerEmailChanged) {
+            next.setEmail(((CustomerEmailChanged) change).getCurrent());
+        } else if (change instanceof CustomerDeleted) {
+            next.setDeleted(true);
+        }
+        // An address change does not change anything this projection shows (the decision profile keeps it).
+    }
+
+    private static void applyOrder(CustomerState.Builder next, OrderEvent e, Instant at) {
+        List<CustomerOrderEntry> orders = new ArrayList<>(next.getOrders());
+        CustomerOrderEntry known = orders.stream().filter(o -> o.getOrderId().equals(e.getOrderId())).findFirst().orElse(null);
+        Map<String, String> spend = new HashMap<>(next.getSpend());
+        Object change = e.getChange();
+        if (change instanceof OrderPlaced) {
+            if (known != null) {
+                return; // placed twice (a replayed CDC event): counted once
+            }
+            Money total = ((OrderPlaced) change).getTotal();
+            orders.add(CustomerOrderEntry.newBuilder().setOrderId(e.getOrderId()).setStatus("PLACED").setTotal(total)
+                    .setChangedAt(at).build());
+            spend.merge(total.getCurrency(), plain(total.getAmount()), (a, b) -> plain(new BigDecimal(a).add(new BigDecimal(b))));
+            next.setOrderCount(next.getOrderCount() + 1);
+        } else {
+            String status = change instanceof OrderCancelled ? "CANCELLED" : ((OrderStatusChanged) change).getCurrent().name();
+            if (known == null) {
+                orders.add(CustomerOrderEntry.newBuilder().setOrderId(e.getOrderId()).setStatus(status).setTotal(null)
+                        .setChangedAt(at).build());
+            } else {
+                orders.remove(known);
+                if ("CANCELLED".equals(status) && !"CANCELLED".equals(known.getStatus()) && known.getTotal() != null) {
+                    Money total = known.getTotal();
+                    spend.computeIfPresent(total.getCurrency(), (c, a) -> plain(new BigDecimal(a).subtract(total.getAmount())));
+                }
+                orders.add(CustomerOrderEntry.newBuilder(known).setStatus(status).setChangedAt(at).build());
+            }
+        }
+        orders.sort(Comparator.comparing(CustomerOrderEntry::getChangedAt));
+        next.setOrders(tail(orders, CUSTOMER_ORDERS)).setSpend(spend);
+    }
+
+    private static void applyDecision(CustomerState.Builder next, TransactionDecision d) {
+        List<CustomerDecisionEntry> decisions = new ArrayList<>(next.getDecisions());
+        if (decisions.stream().anyMatch(x -> x.getTransactionId().equals(d.getTransactionId()))) {
+            return;
+        }
+        decisions.add(CustomerDecisionEntry.newBuilder().setTransactionId(d.getTransactionId()).setCardToken(d.getCardToken())
+                .setOutcome(d.getOutcome().name())
+                .setRuleIds(d.getReasons().stream().map(DecisionReason::getRuleId).toList())
+                .setRequestedAt(d.getRequestedAt()).build());
+        decisions.sort(Comparator.comparing(CustomerDecisionEntry::getRequestedAt));
+        List<String> cards = new ArrayList<>(next.getCardTokens());
+        cards.remove(d.getCardToken());
+        cards.add(d.getCardToken());
+        next.setDecisions(tail(decisions, CUSTOMER_DECISIONS)).setCardTokens(tail(cards, CUSTOMER_CARDS));
+    }
+
+    private static <T> List<T> tail(List<T> list, int max) {
+        return list.size() <= max ? list : new ArrayList<>(list.subList(list.size() - max, list.size()));
+    }
+
+    private static String plain(BigDecimal amount) {
+        return amount.setScale(4, java.math.RoundingMode.UNNECESSARY).toPlainString();
+    }
+
+    private Folds() {
+    }
+}

@@ -1,0 +1,44 @@
+package io.streamhouse.projections.serving;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Names of the serving projections' stores and what feeds them: the contract between {@link ServingTopology}, the
+ * api that queries the stores, and the tests. Changing a name abandons the store's state and changelog.
+ */
+public final class ServingStores {
+    /** Versioned, by parcel id: {@code ParcelTracking}. */
+    public static final String PARCEL_TRACKING = "parcel-tracking";
+    /** Versioned, by vehicle id: {@code VehicleHealth}. */
+    public static final String VEHICLE_HEALTH = "vehicle-health";
+    /** Versioned, by subject id (the alert topics' key): {@code SubjectAlerts}. */
+    public static final String SUBJECT_ALERTS = "alerts-by-subject";
+    /** Versioned, by customer id: {@code CustomerState}. */
+    public static final String CUSTOMER_STATE = "customer-state";
+    /** Plain key-value, per task, by {@link AlertFeedKeys time-sortable key}: every alert, for the paged feed. */
+    public static final String ALERT_FEED = "alert-feed";
+
+    /** Repartition topics (suffixes; Streams prefixes them with the application id). */
+    public static final String CUSTOMER_ORDERS_REPARTITION = "customer-orders";
+    public static final String CUSTOMER_DECISIONS_REPARTITION = "customer-decisions";
+
+    /** How far back {@code asOf} reaches by default: older versions are dropped from the versioned stores. */
+    public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(7);
+
+    /**
+     * The topics whose partition {@code p} feeds partition {@code p} of each store (repartition topics by suffix):
+     * the lag of an answer is the lag of these partitions.
+     */
+    public static final Map<String, List<String>> INPUTS = Map.of(
+            PARCEL_TRACKING, List.of("logistics.parcels.scanned"),
+            VEHICLE_HEALTH, List.of("fleet.vehicles.telemetry"),
+            SUBJECT_ALERTS, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
+            ALERT_FEED, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
+            CUSTOMER_STATE, List.of("shop.customers", CUSTOMER_ORDERS_REPARTITION + "-repartition",
+                    CUSTOMER_DECISIONS_REPARTITION + "-repartition"));
+
+    private ServingStores() {
+    }
+}

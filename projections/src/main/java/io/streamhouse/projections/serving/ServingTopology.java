@@ -1,0 +1,206 @@
+package io.streamhouse.projections.serving;
+
+import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.OrderEvent;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CustomerState;
+import io.streamhouse.domain.state.ParcelTracking;
+import io.streamhouse.domain.state.SubjectAlerts;
+import io.streamhouse.domain.state.VehicleHealth;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The serving projections: parcel tracking, vehicle health, alerts per subject plus the alert feed, and customer
+ * state, each in a named store that the api queries by key (versioned stores, so a key's history answers
+ * {@code asOf}). Unreadable or wrongly keyed input goes to the topic's dead-letter topic.
+ *
+ * <p>Keying and repartitions. Scans, telemetry, customer changes and alerts are keyed by the id their store is keyed
+ * by, so they are folded where they land, with no repartition. Orders (keyed by order id) and decisions (keyed by
+ * transaction id) are re-keyed by customer id through two named repartition topics: under exactly-once each hop is
+ * only readable once the upstream transaction commits, so customer state trails orders and decisions by up to one
+ * commit interval more than the other stores. Joins that would need a further repartition (the alert topics have 3
+ * partitions, the entity topics 6; a parcel's vehicle lives on the vehicle's partition) are done at query time
+ * instead, by key lookups on the stores, which costs a lookup rather than a commit interval and a topic.
+ * Decisions without a customer id cannot be attributed to a customer and are not folded here (they stay queryable by
+ * transaction id). An event a fold cannot apply goes to its source topic's dead-letter topic (re-encoded, with the
+ * reason); an alert's is chosen by its category, since the three alert topics are merged before the fold.
+ */
+public final class ServingTopology {
+
+    /** @param historyRetention how far back a store keeps versions, i.e. how old an {@code asOf} can be */
+    public record Config(Duration historyRetention) {
+        public Config {
+            Objects.requireNonNull(historyRetention, "historyRetention");
+            if (historyRetention.isNegative() || historyRetention.isZero()) {
+                throw new IllegalArgumentException("historyRetention must be positive");
+            }
+        }
+
+        public static Config defaults() {
+            return new Config(ServingStores.DEFAULT_HISTORY_RETENTION);
+        }
+    }
+
+    public static Topology build(Config config, TopicSerdes serdes) {
+        StreamsBuilder builder = new StreamsBuilder();
+        addTo(builder, config, serdes);
+        return builder.build();
+    }
+
+    public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes) {
+        addVersionedStore(builder, config, ServingStores.PARCEL_TRACKING, serdes.stateSerde(ParcelTracking.class));
+        addVersionedStore(builder, config, ServingStores.VEHICLE_HEALTH, serdes.stateSerde(VehicleHealth.class));
+        addVersionedStore(builder, config, ServingStores.SUBJECT_ALERTS, serdes.stateSerde(SubjectAlerts.class));
+        addVersionedStore(builder, config, ServingStores.CUSTOMER_STATE, serdes.stateSerde(CustomerState.class));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.ALERT_FEED),
+                Serdes.String(), serdes.stateSerde(Alert.class)));
+
+        deadLetter(read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
+                .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
+                                (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS)),
+                        Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING), "serving-parcel-tracking");
+
+        deadLetter(read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
+                .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,
+                                (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(Topics.VEHICLE_TELEMETRY)),
+                        Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH), "serving-vehicle-health");
+
+        KStream<String, Alert> alerts = read(builder, serdes, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
+                .merge(read(builder, serdes, Topics.PARCEL_ALERTS, ServingTopology::subjectOf, "serving-parcel-alerts"),
+                        Named.as("serving-alerts-merge-parcels"))
+                .merge(read(builder, serdes, Topics.MAINTENANCE_ALERTS, ServingTopology::subjectOf, "serving-maintenance-alerts"),
+                        Named.as("serving-alerts-merge-maintenance"));
+        deadLetter(alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
+                        (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt(),
+                        encoder(serdes, Topics.FRAUD_ALERTS), ServingTopology::alertDeadLetterTopic),
+                Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
+        alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
+
+        KStream<String, Object> customers = read(builder, serdes, Topics.CUSTOMERS, CustomerEvent::getCustomerId, "serving-customers")
+                .mapValues(v -> (Object) v, Named.as("serving-customers-as-input"));
+        KStream<String, Object> orders = read(builder, serdes, Topics.ORDERS, OrderEvent::getOrderId, "serving-orders")
+                .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-orders-by-customer"))
+                .repartition(Repartitioned.<String, OrderEvent>as(ServingStores.CUSTOMER_ORDERS_REPARTITION)
+                        .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.ORDERS))
+                        .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
+                .mapValues(v -> (Object) v, Named.as("serving-orders-as-input"));
+        KStream<String, Object> decisions = read(builder, serdes, Topics.TRANSACTION_DECISIONS,
+                TransactionDecision::getTransactionId, "serving-decisions")
+                .filter((k, v) -> v.getCustomerId() != null, Named.as("serving-decisions-with-customer"))
+                .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-decisions-by-customer"))
+                .repartition(Repartitioned.<String, TransactionDecision>as(ServingStores.CUSTOMER_DECISIONS_REPARTITION)
+                        .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.TRANSACTION_DECISIONS))
+                        .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
+                .mapValues(v -> (Object) v, Named.as("serving-decisions-as-input"));
+        var orderEncoder = encoder(serdes, Topics.ORDERS);
+        var decisionEncoder = encoder(serdes, Topics.TRANSACTION_DECISIONS);
+        var customerEncoder = encoder(serdes, Topics.CUSTOMERS);
+        deadLetter(customers.merge(orders, Named.as("serving-customer-merge-orders"))
+                .merge(decisions, Named.as("serving-customer-merge-decisions"))
+                .process(() -> new FoldIntoVersionedStore<Object, CustomerState>(ServingStores.CUSTOMER_STATE,
+                                Folds::customer, ServingTopology::eventTimeOfCustomerInput,
+                                e -> e instanceof OrderEvent ? orderEncoder.apply((OrderEvent) e)
+                                        : e instanceof TransactionDecision ? decisionEncoder.apply((TransactionDecision) e)
+                                        : customerEncoder.apply((CustomerEvent) e),
+                                e -> deadLetterTopic(e instanceof OrderEvent ? Topics.ORDERS
+                                        : e instanceof TransactionDecision ? Topics.TRANSACTION_DECISIONS : Topics.CUSTOMERS)),
+                        Named.as("serving-customer-state"), ServingStores.CUSTOMER_STATE), "serving-customer-state");
+    }
+
+    private static <V> KStream<String, V> read(StreamsBuilder builder, TopicSerdes serdes, Topic<String, V> topic,
+                                               java.util.function.Function<V, String> key, String name) {
+        return DeadLetters.readOrDeadLetter(builder, topic, serdes.valueSerde(topic).deserializer(), key, name);
+    }
+
+    private static <V extends org.apache.avro.specific.SpecificRecord> void addVersionedStore(
+            StreamsBuilder builder, Config config, String name, Serde<V> serde) {
+        builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
+                Stores.persistentVersionedKeyValueStore(name, config.historyRetention()), Serdes.String(), serde));
+    }
+
+    /** Events a fold could not apply, to the dead-letter topic named in their headers. */
+    static void deadLetter(KStream<String, byte[]> failed, String name) {
+        failed.to((key, value, context) -> new String(
+                        context.headers().lastHeader(FoldIntoVersionedStore.DEAD_LETTER_TOPIC).value(), StandardCharsets.UTF_8),
+                Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letter-sink"));
+    }
+
+    private static <V> java.util.function.Function<V, byte[]> encoder(TopicSerdes serdes, Topic<String, V> topic) {
+        var serializer = serdes.valueSerde(topic).serializer();
+        return v -> serializer.serialize(topic.name(), v);
+    }
+
+    private static String deadLetterTopic(Topic<?, ?> topic) {
+        return Topics.deadLetterOf(topic).name();
+    }
+
+    private static String alertDeadLetterTopic(Alert alert) {
+        switch (alert.getCategory()) {
+            case PARCEL:
+                return deadLetterTopic(Topics.PARCEL_ALERTS);
+            case MAINTENANCE:
+                return deadLetterTopic(Topics.MAINTENANCE_ALERTS);
+            default:
+                return deadLetterTopic(Topics.FRAUD_ALERTS);
+        }
+    }
+
+    private static String subjectOf(Alert alert) {
+        return alert.getSubject().getId();
+    }
+
+    private static Instant eventTimeOfCustomerInput(Object event) {
+        if (event instanceof CustomerEvent) {
+            return ((CustomerEvent) event).getEnvelope().getOccurredAt();
+        }
+        if (event instanceof OrderEvent) {
+            return ((OrderEvent) event).getEnvelope().getOccurredAt();
+        }
+        return ((TransactionDecision) event).getEnvelope().getOccurredAt();
+    }
+
+    /** Every alert into its task's feed store under a time-sortable key (an alert id seen again overwrites itself). */
+    private static final class AppendToFeed implements Processor<String, Alert, Void, Void> {
+        private KeyValueStore<String, Alert> feed;
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            feed = context.getStateStore(ServingStores.ALERT_FEED);
+        }
+
+        @Override
+        public void process(Record<String, Alert> record) {
+            Alert alert = record.value();
+            feed.put(AlertFeedKeys.of(alert.getEnvelope().getOccurredAt(), alert.getAlertId()), alert);
+        }
+    }
+
+    private ServingTopology() {
+    }
+}

@@ -1,0 +1,58 @@
+package io.streamhouse.projections.serving;
+
+import io.streamhouse.domain.topic.DeadLetterHeaders;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.VersionedKeyValueStore;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A fold that throws sends the event to the dead-letter topic it names, and the next event is folded as usual. */
+class FoldIntoVersionedStoreTest {
+
+    @Test
+    void anEventTheFoldCannotApplyIsDeadLetteredAndTheNextIsApplied() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
+                Stores.persistentVersionedKeyValueStore("s", Duration.ofDays(1)), Serdes.String(), Serdes.String()));
+        ServingTopology.deadLetter(builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .process(() -> new FoldIntoVersionedStore<String, String>("s",
+                        (prev, key, e) -> {
+                            if (e.startsWith("boom")) {
+                                throw new IllegalStateException("cannot fold " + e);
+                            }
+                            return prev == null ? e : prev + "," + e;
+                        }, e -> Instant.ofEpochMilli(1000), e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq"), "s"), "test");
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fold-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        try (var driver = new TopologyTestDriver(builder.build(), props)) {
+            var in = driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
+            var dlq = driver.createOutputTopic("in.dlq", new StringDeserializer(), Serdes.ByteArray().deserializer());
+            in.pipeInput("k", "a");
+            in.pipeInput("k", "boom-1");
+            in.pipeInput("k", "b");
+
+            VersionedKeyValueStore<String, String> store = driver.getVersionedKeyValueStore("s");
+            assertThat(store.get("k").value()).isEqualTo("a,b");
+            var dead = dlq.readRecord();
+            assertThat(new String(dead.value(), StandardCharsets.UTF_8)).isEqualTo("boom-1");
+            assertThat(new String(dead.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8))
+                    .contains("cannot fold boom-1");
+            assertThat(new String(dead.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC).value(), StandardCharsets.UTF_8)).isEqualTo("in");
+            assertThat(dlq.isEmpty()).isTrue();
+        }
+    }
+}
