@@ -60,7 +60,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep"}) {
                 io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
             }
         }
@@ -100,6 +100,11 @@ public final class Launcher {
                     options.apiPort(), env, data.resolve("logs"), "512m");
             stack.ingest.awaitReady(Duration.ofSeconds(90));
             stack.api.awaitReady(Duration.ofSeconds(90));
+            // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
+            OUT.println("Starting the CEP job (Flink) ...");
+            stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
+                    stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
+            stack.cep.awaitReady(Duration.ofSeconds(90));
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 
@@ -184,6 +189,7 @@ public final class Launcher {
         OUT.println("  mcp (agents)    " + stack.api.url().resolve("/mcp") + "  (MCP streamable HTTP; SSE at /mcp/sse)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
+        OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
         OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
@@ -289,9 +295,14 @@ public final class Launcher {
         EmbeddedPlatform platform;
         AppProcess ingest;
         AppProcess api;
+        CepProcess cep;
 
         @Override
         public synchronized void close() {
+            if (cep != null) {
+                cep.close();
+                cep = null;
+            }
             if (api != null) {
                 api.close();
                 api = null;

@@ -21,14 +21,22 @@ public record RuleSet(long version, List<Rule> rules) {
         rules = List.copyOf(rules);
     }
 
-    /** The version of a set of rules: the sum of the latest version of each rule, enabled or not. */
+    /**
+     * The version of a set of rules: the sum of the latest version of each decision rule, enabled or not (the CEP
+     * job's {@code cep-*} pattern thresholds share the topic but are not decision rules).
+     */
     public static long versionOf(java.util.Collection<RuleDefinition> latestDefinitions) {
-        return latestDefinitions.stream().mapToLong(RuleDefinition::getVersion).sum();
+        return latestDefinitions.stream()
+                .filter(d -> !io.streamhouse.domain.detection.PatternSettings.isPatternKind(d.getKind()))
+                .mapToLong(RuleDefinition::getVersion).sum();
     }
 
     public static RuleSet of(Iterable<RuleDefinition> definitions) {
         Map<String, RuleDefinition> latest = new LinkedHashMap<>();
         for (RuleDefinition d : definitions) {
+            if (io.streamhouse.domain.detection.PatternSettings.isPatternKind(d.getKind())) {
+                continue; // the CEP job's thresholds, not decision rules
+            }
             latest.merge(d.getRuleId(), d, (a, b) -> b.getVersion() >= a.getVersion() ? b : a);
         }
         List<Rule> rules = new ArrayList<>();

@@ -46,6 +46,10 @@ public final class Rules {
 
     /** Checks a definition without building it; throws {@link InvalidRuleException} naming the first bad field. */
     public static void validate(RuleDefinition definition) {
+        if (io.streamhouse.domain.detection.PatternSettings.isPatternKind(definition.getKind())) {
+            io.streamhouse.domain.detection.PatternSettings.validate(definition); // the CEP job's thresholds
+            return;
+        }
         fromDefinition(definition);
     }
 

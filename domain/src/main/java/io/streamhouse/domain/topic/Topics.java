@@ -109,12 +109,30 @@ public final class Topics {
                 DEAD_LETTER_RETENTION, "Records of " + topic.name() + " that could not be read or processed, with the reason.");
     }
 
-    /** Every domain topic and its dead-letter topic: what the platform creates. */
+    /** The event topics the CEP job reads in event time: each has a {@link #lateOf late-events} topic. */
+    public static List<Topic<String, ?>> eventTimeInputs() {
+        return List.of(CUSTOMERS, ORDERS, TRANSACTION_REQUESTS, VEHICLE_TELEMETRY, PARCEL_SCANS);
+    }
+
+    /**
+     * The late-events topic of an event topic: events the CEP job received behind its watermark, in the same wire
+     * format as on their own topic, with the reason in headers ({@code streamhouse.late.*}). An audit trail: the job
+     * has reconciled them already. Kept 30 days.
+     */
+    public static <V> Topic<String, V> lateOf(Topic<String, V> topic) {
+        return new Topic<>(topic.name() + ".late", String.class, topic.valueType(), 1, CleanupPolicy.DELETE,
+                DEAD_LETTER_RETENTION, "Events of " + topic.name() + " that reached the CEP job behind its watermark, with the reason.");
+    }
+
+    /** Every domain topic, its dead-letter topic and, for event-time inputs, its late-events topic: what the platform creates. */
     public static List<Topic<?, ?>> allWithDeadLetters() {
         var topics = new java.util.ArrayList<Topic<?, ?>>();
         for (Topic<String, ?> t : all()) {
             topics.add(t);
             topics.add(deadLetterOf(t));
+            if (eventTimeInputs().contains(t)) {
+                topics.add(lateOf(t));
+            }
         }
         for (Topic<?, ?> t : cdcRaw()) {
             topics.add(t);

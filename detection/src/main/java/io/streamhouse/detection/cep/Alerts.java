@@ -1,0 +1,89 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AlertCategory;
+import io.streamhouse.domain.event.AlertSubject;
+import io.streamhouse.domain.event.Severity;
+import io.streamhouse.domain.events.Envelopes;
+import io.streamhouse.domain.events.EventTypes;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds the {@link Alert} of a finding. Its id is derived from the finding's identity and its times are the finding's
+ * event times, so replaying the same events yields byte-identical alerts (no clock involved).
+ */
+public final class Alerts {
+    public static final String SOURCE = "cep-job";
+    /** Attribute naming the alert this one revises (same anchor, other events or outcome). */
+    public static final String SUPERSEDES = "supersedes";
+    public static final String ANCHOR = "anchorEventId";
+
+    public static String alertIdOf(Finding f) {
+        return Envelopes.derivedEventId("cep-alert", f.identity());
+    }
+
+    public static Alert of(Finding f, String patternId, int patternVersion, String supersedes) {
+        String id = alertIdOf(f);
+        Map<String, String> attributes = new TreeMap<>(f.facts());
+        attributes.put(ANCHOR, f.anchorEventId());
+        if (supersedes != null) {
+            attributes.put(SUPERSEDES, supersedes);
+        }
+        return Alert.newBuilder()
+                .setEnvelope(Envelopes.create(id, f.subjectId(), f.windowEnd(), f.windowEnd(), SOURCE,
+                        EventTypes.versionOf(Alert.class), f.anchorEventId()))
+                .setAlertId(id)
+                .setType(f.type())
+                .setCategory(categoryOf(f))
+                .setSeverity(severityOf(f))
+                .setSubject(AlertSubject.newBuilder().setKind(f.subjectKind()).setId(f.subjectId()).build())
+                .setPatternId(patternId)
+                .setPatternVersion(patternVersion)
+                .setSummary(summaryOf(f))
+                .setMatchedEventIds(f.eventIds())
+                .setAttributes(attributes)
+                .setWindowStart(f.windowStart())
+                .setWindowEnd(f.windowEnd())
+                .build();
+    }
+
+    private static AlertCategory categoryOf(Finding f) {
+        return switch (f.type()) {
+            case CARD_TESTING, IMPOSSIBLE_TRAVEL, ACCOUNT_TAKEOVER -> AlertCategory.FRAUD;
+            case PARCEL_SLA_BREACH -> AlertCategory.PARCEL;
+            case ENGINE_OVERHEATING, MAINTENANCE_DUE -> AlertCategory.MAINTENANCE;
+            default -> throw new IllegalArgumentException("no category for " + f.type());
+        };
+    }
+
+    private static Severity severityOf(Finding f) {
+        return switch (f.type()) {
+            case CARD_TESTING, IMPOSSIBLE_TRAVEL, ACCOUNT_TAKEOVER, ENGINE_OVERHEATING -> Severity.HIGH;
+            case PARCEL_SLA_BREACH -> Severity.MEDIUM;
+            default -> Severity.LOW;
+        };
+    }
+
+    private static String summaryOf(Finding f) {
+        Map<String, String> x = f.facts();
+        return switch (f.type()) {
+            case CARD_TESTING -> x.get("smallCount") + " small authorizations then " + x.get("largeAmount")
+                    + " on card " + f.subjectId() + " within " + x.get("window");
+            case IMPOSSIBLE_TRAVEL -> "card " + f.subjectId() + " used " + x.get("distanceKm") + " km apart ("
+                    + x.get("fromCountry") + " -> " + x.get("toCountry") + "), implying " + x.get("impliedKmh") + " km/h";
+            case ACCOUNT_TAKEOVER -> "customer " + f.subjectId() + " changed " + x.get("changes") + ", then placed order "
+                    + x.get("orderId") + " of " + x.get("orderTotal");
+            case PARCEL_SLA_BREACH -> "parcel " + f.subjectId() + " not delivered by " + f.windowEnd() + " ("
+                    + x.get("outcome") + ")";
+            case ENGINE_OVERHEATING -> "vehicle " + f.subjectId() + ": " + x.get("readings")
+                    + " rising coolant readings up to " + x.get("maxCoolantC") + " °C";
+            case MAINTENANCE_DUE -> "vehicle " + f.subjectId() + " passed " + x.get("serviceMarkKm") + " km: service due";
+            default -> f.type().toString();
+        };
+    }
+
+    private Alerts() {
+    }
+}

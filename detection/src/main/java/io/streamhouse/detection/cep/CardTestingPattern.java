@@ -1,0 +1,86 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.event.AlertType;
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.event.SubjectKind;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Card testing: at least {@code minSmall} authorizations of at most {@code smallMax}, then one of at least
+ * {@code largeMin}, on one card, the smalls within {@code window} before the large one. The smalls counted are those
+ * since the card's previous occurrence, so one burst is reported once. Anchor: the large authorization.
+ */
+public final class CardTestingPattern implements SubjectPattern<TransactionAuthorizationRequested> {
+
+    @Override
+    public PatternSettings.Kind kind() {
+        return PatternSettings.Kind.CARD_TESTING;
+    }
+
+    @Override
+    public Envelope envelope(TransactionAuthorizationRequested event) {
+        return event.getEnvelope();
+    }
+
+    @Override
+    public List<Finding> find(String card, List<TransactionAuthorizationRequested> txs, PatternSettings settings,
+                              Instant timeReached) {
+        PatternSettings.CardTesting p = settings.cardTesting();
+        List<Finding> found = new ArrayList<>();
+        Deque<TransactionAuthorizationRequested> smalls = new ArrayDeque<>();
+        for (TransactionAuthorizationRequested tx : txs) {
+            var amount = tx.getAmount().getAmount();
+            if (amount.compareTo(p.smallMax()) <= 0) {
+                smalls.addLast(tx);
+            } else if (amount.compareTo(p.largeMin()) >= 0) {
+                Instant at = tx.getEnvelope().getOccurredAt();
+                Instant from = at.minus(p.window());
+                while (!smalls.isEmpty() && smalls.peekFirst().getEnvelope().getOccurredAt().isBefore(from)) {
+                    smalls.removeFirst();
+                }
+                if (smalls.size() >= p.minSmall()) {
+                    List<String> ids = new ArrayList<>();
+                    smalls.forEach(s -> ids.add(s.getEnvelope().getEventId()));
+                    ids.add(tx.getEnvelope().getEventId());
+                    found.add(new Finding(tx.getEnvelope().getEventId(), AlertType.CARD_TESTING, SubjectKind.CARD, card,
+                            ids, smalls.peekFirst().getEnvelope().getOccurredAt(), at,
+                            Map.of("smallCount", Integer.toString(smalls.size()),
+                                    "largeAmount", amount.stripTrailingZeros().toPlainString(),
+                                    "smallMax", p.smallMax().toPlainString(), "largeMin", p.largeMin().toPlainString(),
+                                    "minSmall", Integer.toString(p.minSmall()), "window", p.window().toString())));
+                    smalls.clear();
+                }
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public Duration retention(PatternSettings settings) {
+        return settings.cardTesting().window().multipliedBy(2);
+    }
+
+    @Override
+    public Duration guard(PatternSettings settings) {
+        return settings.cardTesting().window();
+    }
+
+    @Override
+    public int version(PatternSettings settings) {
+        return settings.cardTesting().version();
+    }
+
+    @Override
+    public boolean enabled(PatternSettings settings) {
+        return settings.cardTesting().enabled();
+    }
+}

@@ -1,0 +1,151 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.CustomerEvent;
+import io.streamhouse.domain.event.OrderEvent;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.streaming.api.datastream.BroadcastStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.Collector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The CEP job as a pure wiring of the sources and sinks it is given (the shape of flink-training's exercises): it
+ * neither creates connections nor starts anything, so tests run it on bounded collections and {@link CepMain} on
+ * Kafka. Every operator has a {@code uid}, so a changed job keeps its state across a savepoint.
+ *
+ * <pre>
+ * payments.transactions.requested ─ decode ─┬─ keyBy card ────── card testing ─────────┐
+ *                                           └─ keyBy card ────── impossible travel ─────┤
+ * shop.customers ─ decode ─┐                                                            │
+ * shop.orders ──── decode ─┴─ keyBy customer ─ account takeover ────────────────────────┼─▶ alerts.fraud / .parcels /
+ * logistics.parcels.scanned ─ decode ─ keyBy parcel ─ parcel SLA (time-outs) ───────────┤   .maintenance
+ * fleet.vehicles.telemetry ─ decode ─┬─ keyBy vehicle ─ engine overheating ─────────────┤
+ *                                    └─ keyBy vehicle ─ maintenance due ────────────────┘
+ * rules.definitions ─ decode ─ broadcast (thresholds) ─▶ every matcher
+ * every decode ─▶ &lt;topic&gt;.dlq (unreadable) and &lt;topic&gt;.late (behind the watermark)
+ * </pre>
+ */
+public final class CepJob {
+
+    public static void build(StreamExecutionEnvironment env, CepSources sources, CepSinks sinks, CepJobConfig config,
+                             RegistryClientFactory registry) {
+        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
+        List<DataStream<LateRecord>> late = new ArrayList<>();
+
+        BroadcastStream<RuleDefinition> rules = rules(env, sources, deadLetters);
+        DataStream<TransactionAuthorizationRequested> transactions =
+                events(env, sources, Topics.TRANSACTION_REQUESTS, config, registry, deadLetters, late);
+        DataStream<CustomerEvent> customers = events(env, sources, Topics.CUSTOMERS, config, registry, deadLetters, late);
+        DataStream<OrderEvent> orders = events(env, sources, Topics.ORDERS, config, registry, deadLetters, late);
+        DataStream<ParcelScanned> scans = events(env, sources, Topics.PARCEL_SCANS, config, registry, deadLetters, late);
+        DataStream<VehicleTelemetry> telemetry =
+                events(env, sources, Topics.VEHICLE_TELEMETRY, config, registry, deadLetters, late);
+
+        KeyedStream<TransactionAuthorizationRequested, String> byCard =
+                transactions.keyBy(TransactionAuthorizationRequested::getCardToken, Types.STRING);
+        KeyedStream<VehicleTelemetry, String> byVehicle = telemetry.keyBy(VehicleTelemetry::getVehicleId, Types.STRING);
+
+        TypeInformation<Either<CustomerEvent, OrderEvent>> customerOrOrder =
+                new EitherTypeInfo<>(new AvroTypeInfo<>(CustomerEvent.class), new AvroTypeInfo<>(OrderEvent.class));
+        DataStream<Either<CustomerEvent, OrderEvent>> customerActivity = customers
+                .map(c -> Either.<CustomerEvent, OrderEvent>Left(c), customerOrOrder)
+                .uid("customer-changes-as-activity").name("customer changes")
+                .union(orders.map(o -> Either.<CustomerEvent, OrderEvent>Right(o), customerOrOrder)
+                        .uid("orders-as-activity").name("orders"));
+
+        DataStream<Alert> alerts = match(byCard, rules, new CardTestingPattern(),
+                new AvroTypeInfo<>(TransactionAuthorizationRequested.class))
+                .union(match(byCard, rules, new ImpossibleTravelPattern(),
+                                new AvroTypeInfo<>(TransactionAuthorizationRequested.class)),
+                        match(customerActivity.keyBy(CepJob::customerOf, Types.STRING), rules,
+                                new AccountTakeoverPattern(), customerOrOrder),
+                        match(scans.keyBy(ParcelScanned::getParcelId, Types.STRING), rules, new ParcelSlaPattern(),
+                                new AvroTypeInfo<>(ParcelScanned.class)),
+                        match(byVehicle, rules, new OverheatingPattern(), new AvroTypeInfo<>(VehicleTelemetry.class)),
+                        match(byVehicle, rules, new MaintenanceDuePattern(), new AvroTypeInfo<>(VehicleTelemetry.class)));
+
+        alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
+        union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
+        union(late).sinkTo(sinks.lateEvents()).uid("sink-late-events").name("late events");
+    }
+
+    private static String customerOf(Either<CustomerEvent, OrderEvent> e) {
+        return e.isLeft() ? e.left().getCustomerId() : e.right().getCustomerId();
+    }
+
+    private static <E> SingleOutputStreamOperator<Alert> match(KeyedStream<E, String> keyed,
+                                                               BroadcastStream<RuleDefinition> rules,
+                                                               SubjectPattern<E> pattern, TypeInformation<E> type) {
+        String name = pattern.kind().ruleId();
+        return keyed.connect(rules)
+                .process(new PatternMatcher<>(pattern, type), new AvroTypeInfo<>(Alert.class))
+                .uid("match-" + name).name(name);
+    }
+
+    private static <T extends SpecificRecord> DataStream<T> events(StreamExecutionEnvironment env, CepSources sources,
+                                                                   Topic<String, T> topic, CepJobConfig config,
+                                                                   RegistryClientFactory registry,
+                                                                   List<DataStream<DeadLetter>> deadLetters,
+                                                                   List<DataStream<LateRecord>> late) {
+        SingleOutputStreamOperator<T> decoded = env
+                .fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(config), topic.name(),
+                        WireDeserializationSchema.typeOf(topic.valueType()))
+                .uid("source-" + topic.name()).name(topic.name())
+                .process(new SplitDecoded<>(topic, registry), AvroTypes.of(topic.valueType()))
+                .uid("split-" + topic.name()).name("split " + topic.name());
+        deadLetters.add(decoded.getSideOutput(SplitDecoded.DEAD_LETTERS));
+        late.add(decoded.getSideOutput(SplitDecoded.LATE));
+        return decoded;
+    }
+
+    private static BroadcastStream<RuleDefinition> rules(StreamExecutionEnvironment env, CepSources sources,
+                                                         List<DataStream<DeadLetter>> deadLetters) {
+        SingleOutputStreamOperator<RuleDefinition> rules = env
+                .fromSource(sources.of(Topics.RULES), EventTimeWatermarks.notEventTime(), Topics.RULES.name(),
+                        WireDeserializationSchema.typeOf(RuleDefinition.class))
+                .uid("source-" + Topics.RULES.name()).name(Topics.RULES.name())
+                // One partition, one reader: a reader without a split would hold the matchers' watermark back.
+                .setParallelism(1)
+                .process(new ProcessFunction<Either<DeadLetter, RuleDefinition>, RuleDefinition>() {
+                    @Override
+                    public void processElement(Either<DeadLetter, RuleDefinition> in, Context ctx,
+                                               Collector<RuleDefinition> out) {
+                        if (in.isLeft()) {
+                            ctx.output(SplitDecoded.DEAD_LETTERS, in.left());
+                        } else {
+                            out.collect(in.right());
+                        }
+                    }
+                }, new AvroTypeInfo<>(RuleDefinition.class))
+                .uid("split-" + Topics.RULES.name()).name("split " + Topics.RULES.name());
+        deadLetters.add(rules.getSideOutput(SplitDecoded.DEAD_LETTERS));
+        return rules.setParallelism(1).broadcast(PatternMatcher.RULES);
+    }
+
+    @SafeVarargs
+    private static <T> DataStream<T> union(List<DataStream<T>> streams, DataStream<T>... none) {
+        DataStream<T> first = streams.get(0);
+        return streams.size() == 1 ? first : first.union(streams.subList(1, streams.size()).toArray(DataStream[]::new));
+    }
+
+    private CepJob() {
+    }
+}

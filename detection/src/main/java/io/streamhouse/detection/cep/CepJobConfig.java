@@ -1,0 +1,32 @@
+package io.streamhouse.detection.cep;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of the job's event time. Thresholds of the patterns are not here: they are data (rules topic).
+ *
+ * @param maxOutOfOrderness how far behind the newest event time of a partition an event may arrive and still count as
+ *                          on time (the watermark's bound); later ones are late and reconciled
+ * @param idleness          a partition with no records for this long stops holding the watermark back
+ * @param watermarkPerEvent emit a watermark after every event instead of periodically: the same watermarks, earlier;
+ *                          makes bounded test runs independent of wall-clock timing
+ */
+public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
+    public CepJobConfig {
+        Objects.requireNonNull(maxOutOfOrderness, "maxOutOfOrderness");
+        Objects.requireNonNull(idleness, "idleness");
+        if (maxOutOfOrderness.isNegative() || idleness.isNegative() || idleness.isZero()) {
+            throw new IllegalArgumentException("maxOutOfOrderness must not be negative and idleness must be positive");
+        }
+    }
+
+    /** 30 s out of order (the generator's lateness bound), partitions idle after 10 s. */
+    public static CepJobConfig defaults() {
+        return new CepJobConfig(Duration.ofSeconds(30), Duration.ofSeconds(10), false);
+    }
+
+    public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent);
+    }
+}

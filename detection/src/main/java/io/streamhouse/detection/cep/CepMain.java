@@ -1,0 +1,176 @@
+package io.streamhouse.detection.cep;
+
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.JobManagerOptions;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs the CEP job on Kafka. Two ways:
+ * <ul>
+ *   <li>{@code flink run streamhouse-flink-job.jar [options]} on a Flink cluster: the cluster's configuration applies,
+ *       plus what this sets for correctness (RocksDB, exactly-once checkpoints, no Kryo);</li>
+ *   <li>{@code --local}: a MiniCluster inside this JVM (what {@code ./streamhouse up} starts as a child process), its
+ *       REST endpoint and every port on 127.0.0.1. It prints one line {@value #READY_PREFIX}{@code <job id> <rest url>}
+ *       once the job is submitted, and with {@code --watch-stdin} stops when its standard input closes, like the
+ *       broker: the launcher holds the other end, so the job never outlives it.</li>
+ * </ul>
+ * Options: {@link CepOptions}.
+ */
+public final class CepMain {
+    public static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";
+    public static final String JOB_NAME = "streamhouse-cep";
+
+    public static void main(String[] args) throws Exception {
+        CepOptions options;
+        try {
+            options = CepOptions.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("streamhouse-cep: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (options.local()) {
+            runLocal(options, System.out, options.watchStdin() ? System.in : null);
+        } else {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(options));
+            wire(env, options);
+            env.execute(JOB_NAME);
+        }
+    }
+
+    /** Submits the job to a MiniCluster in this JVM and waits for it to end (or for stdin to close). */
+    static void runLocal(CepOptions options, PrintStream out, InputStream stdin) throws Exception {
+        Configuration conf = configuration(options);
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.BIND_PORT, Integer.toString(options.restPort()));
+        conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
+        conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
+        conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
+        conf.set(TaskManagerOptions.HOST, "127.0.0.1");
+        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, options.parallelism());
+        conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(64));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.ofMebiBytes(32));
+        conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(32));
+        if (options.restore().isEmpty() && options.resumeLatest() && options.checkpointDir().isPresent()) {
+            latestRetainedCheckpoint(options.checkpointDir().get()).ifPresent(p -> {
+                out.println(Instant.now() + " [streamhouse-cep] resuming from " + p);
+                conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p);
+            });
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), conf);
+        wire(env, options);
+        JobClient client = env.executeAsync(JOB_NAME);
+        if (stdin != null) {
+            watch(stdin, client);
+        }
+        out.println(READY_PREFIX + client.getJobID());
+        out.flush();
+        client.getJobExecutionResult().get();
+    }
+
+    static void wire(StreamExecutionEnvironment env, CepOptions options) {
+        env.setParallelism(options.parallelism());
+        env.setBufferTimeout(options.bufferTimeoutMs());
+        env.enableCheckpointing(options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        RegistryClientFactory registry = RegistryClientFactory.url(options.registry());
+        CepJob.build(env, KafkaCepIo.sources(options.bootstrap(), options.groupId(), registry),
+                KafkaCepIo.sinks(options.bootstrap(), options.groupId(), registry, options.delivery()),
+                options.jobConfig(), registry);
+    }
+
+    /** What correctness needs, set whatever the cluster says; tunables only where unset. */
+    static Configuration configuration(CepOptions options) {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);
+        options.checkpointDir().ifPresent(dir -> {
+            conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, asUri(dir));
+            conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, asUri(dir) + "/savepoints");
+        });
+        options.restore().ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
+        return conf;
+    }
+
+    private static String asUri(String dir) {
+        return dir.contains("://") ? dir : Paths.get(dir).toAbsolutePath().toUri().toString();
+    }
+
+    /** The newest {@code chk-N} holding a {@code _metadata} file under the checkpoint directory, if any. */
+    static Optional<String> latestRetainedCheckpoint(String dir) {
+        Path root = dir.contains("://") ? Paths.get(URI.create(dir)) : Paths.get(dir);
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.walk(root, 3)) {
+            return files.filter(p -> p.getFileName().toString().equals("_metadata"))
+                    .filter(p -> p.getParent().getFileName().toString().startsWith("chk-"))
+                    .max(Comparator.comparingLong(CepMain::modified))
+                    .map(p -> p.getParent().toAbsolutePath().toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Cancels the job (its last checkpoint is retained) and halts when stdin reaches end-of-file. */
+    private static void watch(InputStream in, JobClient client) {
+        Thread watcher = new Thread(() -> {
+            byte[] buffer = new byte[256];
+            try {
+                while (in.read(buffer) != -1) {
+                    // only end-of-file matters
+                }
+            } catch (IOException ignored) {
+                // treated as end-of-file
+            }
+            System.out.println(Instant.now() + " [streamhouse-cep] stdin closed: cancelling the job");
+            try {
+                client.cancel().get(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.out.println(Instant.now() + " [streamhouse-cep] cancel failed: " + e);
+            }
+            Runtime.getRuntime().halt(0);
+        }, "streamhouse-cep-stdin-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    private CepMain() {
+    }
+}

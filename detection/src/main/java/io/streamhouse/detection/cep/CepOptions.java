@@ -1,0 +1,124 @@
+package io.streamhouse.detection.cep;
+
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How {@link CepMain} is configured: {@code --name value} arguments, else the environment variable in brackets,
+ * else the default. Unknown arguments are refused with the list of known ones.
+ *
+ * <pre>
+ * --bootstrap            [STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS]   127.0.0.1:9092
+ * --registry             [STREAMHOUSE_SCHEMA_REGISTRY_URL]       http://127.0.0.1:8085
+ * --group-id             [STREAMHOUSE_CEP_GROUP_ID]              streamhouse-cep (also the transactional id prefix)
+ * --parallelism          [STREAMHOUSE_CEP_PARALLELISM]           2
+ * --checkpoint-dir       [STREAMHOUSE_CEP_CHECKPOINT_DIR]        none (a cluster's own configuration applies)
+ * --checkpoint-interval  [STREAMHOUSE_CEP_CHECKPOINT_INTERVAL]   PT1S (alerts become visible when a checkpoint commits)
+ * --delivery             [STREAMHOUSE_CEP_DELIVERY]              exactly-once | at-least-once
+ * --max-out-of-orderness [STREAMHOUSE_CEP_MAX_OUT_OF_ORDERNESS]  PT30S
+ * --idleness             [STREAMHOUSE_CEP_IDLENESS]              PT10S
+ * --buffer-timeout-ms    [STREAMHOUSE_CEP_BUFFER_TIMEOUT_MS]     0 (flush network buffers at once: lowest latency)
+ * --restore              [STREAMHOUSE_CEP_RESTORE]               a savepoint or retained checkpoint to start from
+ * --local                [STREAMHOUSE_CEP_LOCAL]                 false: run in a MiniCluster inside this JVM
+ * --rest-port            [STREAMHOUSE_CEP_REST_PORT]             0 (local only; bound to 127.0.0.1; 0 picks a free port)
+ * --resume-latest        [STREAMHOUSE_CEP_RESUME_LATEST]         true (local only: restore the newest retained checkpoint in checkpoint-dir)
+ * --watch-stdin          [STREAMHOUSE_CEP_WATCH_STDIN]           false (stop when standard input closes: a child of the launcher)
+ * </pre>
+ */
+public record CepOptions(String bootstrap, String registry, String groupId, int parallelism,
+                         Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
+                         Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
+                         boolean local, int restPort, boolean resumeLatest, boolean watchStdin) {
+
+    private static final List<String[]> KNOWN = List.of(
+            new String[]{"bootstrap", "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092"},
+            new String[]{"registry", "STREAMHOUSE_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085"},
+            new String[]{"group-id", "STREAMHOUSE_CEP_GROUP_ID", "streamhouse-cep"},
+            new String[]{"parallelism", "STREAMHOUSE_CEP_PARALLELISM", "2"},
+            new String[]{"checkpoint-dir", "STREAMHOUSE_CEP_CHECKPOINT_DIR", ""},
+            new String[]{"checkpoint-interval", "STREAMHOUSE_CEP_CHECKPOINT_INTERVAL", "PT1S"},
+            new String[]{"delivery", "STREAMHOUSE_CEP_DELIVERY", "exactly-once"},
+            new String[]{"max-out-of-orderness", "STREAMHOUSE_CEP_MAX_OUT_OF_ORDERNESS", "PT30S"},
+            new String[]{"idleness", "STREAMHOUSE_CEP_IDLENESS", "PT10S"},
+            new String[]{"buffer-timeout-ms", "STREAMHOUSE_CEP_BUFFER_TIMEOUT_MS", "0"},
+            new String[]{"restore", "STREAMHOUSE_CEP_RESTORE", ""},
+            new String[]{"local", "STREAMHOUSE_CEP_LOCAL", "false"},
+            new String[]{"rest-port", "STREAMHOUSE_CEP_REST_PORT", "0"},
+            new String[]{"resume-latest", "STREAMHOUSE_CEP_RESUME_LATEST", "true"},
+            new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"});
+
+    public static CepOptions parse(String[] args, Map<String, String> env) {
+        Map<String, String> given = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value, got '" + a + "'");
+            }
+            String name = a.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 < args.length && !args[i + 1].startsWith("--")) {
+                value = args[++i];
+            } else {
+                value = "true"; // a flag
+            }
+            String n = name;
+            if (KNOWN.stream().noneMatch(k -> k[0].equals(n))) {
+                throw new IllegalArgumentException("unknown option --" + name + "; known: "
+                        + String.join(", ", KNOWN.stream().map(k -> "--" + k[0]).toList()));
+            }
+            given.put(name, value);
+        }
+        Map<String, String> v = new HashMap<>();
+        for (String[] k : KNOWN) {
+            v.put(k[0], given.getOrDefault(k[0], env.getOrDefault(k[1], k[2])));
+        }
+        return new CepOptions(v.get("bootstrap"), v.get("registry"), v.get("group-id"),
+                positive(v, "parallelism"), blankToEmpty(v.get("checkpoint-dir")), duration(v, "checkpoint-interval"),
+                delivery(v.get("delivery")), duration(v, "max-out-of-orderness"), duration(v, "idleness"),
+                Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
+                Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
+                Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")));
+    }
+
+    public CepJobConfig jobConfig() {
+        return new CepJobConfig(maxOutOfOrderness, idleness, false);
+    }
+
+    private static Optional<String> blankToEmpty(String s) {
+        return s == null || s.isBlank() ? Optional.empty() : Optional.of(s);
+    }
+
+    private static int positive(Map<String, String> v, String name) {
+        int n = Integer.parseInt(v.get(name));
+        if (n < 1) {
+            throw new IllegalArgumentException("--" + name + " must be at least 1, was " + n);
+        }
+        return n;
+    }
+
+    private static Duration duration(Map<String, String> v, String name) {
+        try {
+            return Duration.parse(v.get(name));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("--" + name + " must be an ISO-8601 duration like PT30S, was '" + v.get(name) + "'");
+        }
+    }
+
+    private static DeliveryGuarantee delivery(String raw) {
+        return switch (raw.toLowerCase(Locale.ROOT)) {
+            case "exactly-once" -> DeliveryGuarantee.EXACTLY_ONCE;
+            case "at-least-once" -> DeliveryGuarantee.AT_LEAST_ONCE;
+            default -> throw new IllegalArgumentException("--delivery must be exactly-once or at-least-once, was '" + raw + "'");
+        };
+    }
+}

@@ -1,0 +1,36 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.event.AlertType;
+import io.streamhouse.domain.event.SubjectKind;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One occurrence of a pattern in one subject's history.
+ *
+ * @param anchorEventId the event that identifies this occurrence across re-evaluations (the large authorization of a
+ *                      card test, the out-for-delivery scan of a parcel, ...): a late event may change the occurrence's
+ *                      events, but not its anchor, so the new alert says which one it supersedes
+ * @param eventIds      the events that constitute it, in event-time order
+ * @param facts         values of this occurrence (distance, readings, outcome, ...)
+ */
+public record Finding(String anchorEventId, AlertType type, SubjectKind subjectKind, String subjectId,
+                      List<String> eventIds, Instant windowStart, Instant windowEnd, Map<String, String> facts) {
+    public Finding {
+        Objects.requireNonNull(anchorEventId, "anchorEventId");
+        eventIds = List.copyOf(eventIds);
+        facts = Map.copyOf(facts);
+        if (eventIds.isEmpty() || windowEnd.isBefore(windowStart)) {
+            throw new IllegalArgumentException("a finding has events and windowStart <= windowEnd");
+        }
+    }
+
+    /** Type, subject, events and window: equal identities are the same occurrence (as the generator's checker counts). */
+    public String identity() {
+        return type + "|" + subjectKind + ":" + subjectId + "|" + String.join(",", eventIds.stream().sorted().toList())
+                + "|" + windowStart.toEpochMilli() + "-" + windowEnd.toEpochMilli();
+    }
+}

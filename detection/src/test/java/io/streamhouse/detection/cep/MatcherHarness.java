@@ -1,0 +1,97 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.event.RuleDefinition;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link PatternMatcher} in Flink's operator test harness, driven the way the job drives it: events with their
+ * event time, watermarks on the event input (the rules input holds none back), rules on the broadcast input.
+ */
+final class MatcherHarness<E> implements AutoCloseable {
+    private final SubjectPattern<E> pattern;
+    private final TypeInformation<E> type;
+    private final KeySelector<E, String> key;
+    private KeyedBroadcastOperatorTestHarness<String, E, RuleDefinition, Alert> harness;
+    private int taken;
+
+    MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key) throws Exception {
+        this(pattern, type, key, null);
+    }
+
+    private MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key,
+                           OperatorSubtaskState restoreFrom) throws Exception {
+        this.pattern = pattern;
+        this.type = type;
+        this.key = key;
+        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher<>(pattern, type), key,
+                Types.STRING, PatternMatcher.RULES);
+        if (restoreFrom != null) {
+            harness.close();
+            harness = new KeyedBroadcastOperatorTestHarness<>(
+                    new org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator<>(
+                            new PatternMatcher<>(pattern, type), List.of(PatternMatcher.RULES)),
+                    key, Types.STRING, 1, 1, 0);
+            harness.setup();
+            harness.initializeState(restoreFrom);
+            harness.open();
+        }
+        harness.processBroadcastWatermark(Long.MAX_VALUE);
+    }
+
+    MatcherHarness<E> send(E event) throws Exception {
+        Envelope envelope = pattern.envelope(event);
+        harness.processElement(event, envelope.getOccurredAt().toEpochMilli());
+        return this;
+    }
+
+    MatcherHarness<E> watermark(Instant at) throws Exception {
+        harness.processWatermark(at.toEpochMilli());
+        return this;
+    }
+
+    MatcherHarness<E> rule(RuleDefinition rule) throws Exception {
+        harness.processBroadcastElement(rule, 0L);
+        return this;
+    }
+
+    /** Alerts emitted since the last call. */
+    List<Alert> newAlerts() {
+        List<Alert> all = harness.extractOutputValues();
+        List<Alert> fresh = new ArrayList<>(all.subList(taken, all.size()));
+        taken = all.size();
+        return fresh;
+    }
+
+    int keyedStateEntries() {
+        var backend = ((org.apache.flink.streaming.api.operators.AbstractStreamOperator<?>) harness.getOperator())
+                .getKeyedStateBackend();
+        return ((org.apache.flink.runtime.state.heap.HeapKeyedStateBackend<?>) backend).numKeyValueStateEntries();
+    }
+
+    int eventTimeTimers() {
+        return harness.numEventTimeTimers();
+    }
+
+    /** Takes a snapshot, closes this operator and returns a new one restored from it (as after a failure). */
+    MatcherHarness<E> restartFromSnapshot() throws Exception {
+        OperatorSubtaskState snapshot = harness.snapshot(1L, 1L);
+        harness.close();
+        return new MatcherHarness<>(pattern, type, key, snapshot);
+    }
+
+    @Override
+    public void close() throws Exception {
+        harness.close();
+    }
+}
