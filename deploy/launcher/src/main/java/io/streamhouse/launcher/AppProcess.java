@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  * sees end of file and exits too.
  */
 public final class AppProcess implements AutoCloseable {
+    /** {@code full}: the apps run with the full tiered JIT (C2) instead of C1 only. */
+    static final String JIT_ENV = "STREAMHOUSE_APP_JIT";
     private final String name;
     private final Process process;
     private final OutputStream stdin;
@@ -46,7 +48,13 @@ public final class AppProcess implements AutoCloseable {
         }
         Path launcherJar = codeSource();
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx" + maxHeap, "-XX:+UseSerialGC"));
+        if (!"full".equals(System.getenv(JIT_ENV))) {
+            // C1 only: starts the apps several seconds sooner on 2 cores; STREAMHOUSE_APP_JIT=full keeps C2 for
+            // sustained load (docs/benchmarks.md, "Authorize").
+            command.add("-XX:TieredStopAtLevel=1");
+        }
+        command.addAll(List.of(
                 "-Dquarkus.http.port=" + port,
                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
                 "-cp", launcherJar + java.io.File.pathSeparator + quarkusRunJar.toAbsolutePath(),
