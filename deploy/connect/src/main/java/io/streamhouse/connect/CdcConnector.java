@@ -22,7 +22,7 @@ import java.util.Objects;
  *       advances and the slot does not pin WAL.</li>
  *   <li>Every table's changes are routed to the single topic {@code shop.cdc.changes} (one partition: commit order
  *       across tables); values and keys are registered under per-record subjects.</li>
- *   <li>{@code poll.interval.ms=50} (default 500) for low latency.</li>
+ *   <li>{@code poll.interval.ms=10} (default 500) for low latency: both Debezium's idle read loop and its batch queue wait up to this long.</li>
  * </ul>
  */
 public final class CdcConnector {
@@ -85,7 +85,7 @@ public final class CdcConnector {
         c.put("slot.name", source.slotName());
         c.put("publication.name", source.publicationName());
         c.put("publication.autocreate.mode", "filtered");
-        c.put("poll.interval.ms", "50");
+        c.put("poll.interval.ms", "10");
         c.put("decimal.handling.mode", "precise");
         c.put("heartbeat.interval.ms", Integer.toString(HEARTBEAT_INTERVAL_MS));
         c.put("heartbeat.action.query", "INSERT INTO shop.cdc_heartbeat (id, beat_at) VALUES (1, now()) "
