@@ -1,5 +1,6 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.domain.events.GreatCircle;
 import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.AlertType;
 import io.streamhouse.domain.event.Channel;
@@ -46,12 +47,12 @@ public final class ImpossibleTravelPattern implements SubjectPattern<Transaction
             if (previous != null) {
                 Instant from = previous.getEnvelope().getOccurredAt();
                 Instant to = tx.getEnvelope().getOccurredAt();
-                double kmh = Geo.speedKmh(previous.getLocation(), from.toEpochMilli(), tx.getLocation(), to.toEpochMilli());
+                double kmh = GreatCircle.speedKmh(previous.getLocation(), from.toEpochMilli(), tx.getLocation(), to.toEpochMilli());
                 if (kmh > maxKmh) {
                     found.add(new Finding(tx.getEnvelope().getEventId(), AlertType.IMPOSSIBLE_TRAVEL, SubjectKind.CARD,
                             card, List.of(previous.getEnvelope().getEventId(), tx.getEnvelope().getEventId()), from, to,
                             Map.of("distanceKm", String.format(Locale.ROOT, "%.1f",
-                                            Geo.distanceKm(previous.getLocation(), tx.getLocation())),
+                                            GreatCircle.distanceKm(previous.getLocation(), tx.getLocation())),
                                     "impliedKmh", Double.isInfinite(kmh) ? "infinite" : String.format(Locale.ROOT, "%.0f", kmh),
                                     "maxKmh", Double.toString(maxKmh),
                                     "fromCountry", previous.getMerchant().getCountry(),

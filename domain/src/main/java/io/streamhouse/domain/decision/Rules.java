@@ -1,5 +1,10 @@
 package io.streamhouse.domain.decision;
 
+import static io.streamhouse.domain.decision.RuleParameters.positiveDecimal;
+import static io.streamhouse.domain.decision.RuleParameters.positiveDuration;
+import static io.streamhouse.domain.decision.RuleParameters.positiveInt;
+import static io.streamhouse.domain.decision.RuleParameters.required;
+
 import io.streamhouse.domain.event.RuleDefinition;
 
 import java.math.BigDecimal;
@@ -34,11 +39,11 @@ public final class Rules {
             case CardCountriesRule.KIND -> new CardCountriesRule(definition.getRuleId(), definition.getVersion(),
                     definition.getOutcome(), window(p, "window"), positiveInt(p, "maxCountries"), scope(p, "scope"));
             case NewAccountRule.KIND -> new NewAccountRule(definition.getRuleId(), definition.getVersion(),
-                    definition.getOutcome(), duration(p, "maxAge"), positiveDecimal(p, "threshold"), currency(p, "currency"));
+                    definition.getOutcome(), positiveDuration(p, "maxAge"), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case RecentProfileChangeRule.KIND -> new RecentProfileChangeRule(definition.getRuleId(), definition.getVersion(),
-                    definition.getOutcome(), duration(p, "within"), positiveDecimal(p, "threshold"), currency(p, "currency"));
+                    definition.getOutcome(), positiveDuration(p, "within"), positiveDecimal(p, "threshold"), currency(p, "currency"));
             case FlaggedSubjectRule.KIND -> new FlaggedSubjectRule(definition.getRuleId(), definition.getVersion(),
-                    definition.getOutcome(), duration(p, "within"));
+                    definition.getOutcome(), positiveDuration(p, "within"));
             default -> throw new InvalidRuleException("kind", "unknown rule kind '" + definition.getKind() + "'; known: "
                     + String.join(", ", KINDS));
         };
@@ -65,53 +70,6 @@ public final class Rules {
         }
         if (Double.isNaN(d.getWeight()) || d.getWeight() < 0) {
             throw new InvalidRuleException("weight", "must be zero or positive, was " + d.getWeight());
-        }
-    }
-
-    private static String required(Map<String, String> p, String name) {
-        String value = p.get(name);
-        if (value == null || value.isBlank()) {
-            throw new InvalidRuleException("parameters." + name, "is required");
-        }
-        return value.trim();
-    }
-
-    private static BigDecimal positiveDecimal(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            BigDecimal value = new BigDecimal(raw);
-            if (value.signum() <= 0) {
-                throw new InvalidRuleException("parameters." + name, "must be positive, was " + raw);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a decimal number");
-        }
-    }
-
-    private static int positiveInt(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            int value = Integer.parseInt(raw);
-            if (value < 1) {
-                throw new InvalidRuleException("parameters." + name, "must be at least 1, was " + raw);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a whole number");
-        }
-    }
-
-    private static java.time.Duration duration(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            java.time.Duration d = java.time.Duration.parse(raw);
-            if (d.isNegative() || d.isZero()) {
-                throw new InvalidRuleException("parameters." + name, "must be a positive duration, was " + raw);
-            }
-            return d;
-        } catch (java.time.format.DateTimeParseException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not an ISO-8601 duration like PT1H or P7D");
         }
     }
 

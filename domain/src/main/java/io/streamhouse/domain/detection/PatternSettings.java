@@ -1,5 +1,11 @@
 package io.streamhouse.domain.detection;
 
+import static io.streamhouse.domain.decision.RuleParameters.positiveDecimal;
+import static io.streamhouse.domain.decision.RuleParameters.positiveDouble;
+import static io.streamhouse.domain.decision.RuleParameters.positiveDuration;
+import static io.streamhouse.domain.decision.RuleParameters.positiveInt;
+import static io.streamhouse.domain.decision.RuleParameters.required;
+
 import io.streamhouse.domain.decision.InvalidRuleException;
 import io.streamhouse.domain.event.DecisionOutcome;
 import io.streamhouse.domain.event.RuleDefinition;
@@ -9,7 +15,6 @@ import io.streamhouse.domain.events.EventTypes;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -119,19 +124,19 @@ public record PatternSettings(CardTesting cardTesting, ImpossibleTravel impossib
         int v = d.getVersion();
         boolean on = d.getEnabled();
         return switch (kind) {
-            case CARD_TESTING -> new PatternSettings(new CardTesting(v, on, decimal(p, "smallMax"), decimal(p, "largeMin"),
-                    positiveInt(p, "minSmall"), duration(p, "window")), impossibleTravel, accountTakeover, parcelSla,
+            case CARD_TESTING -> new PatternSettings(new CardTesting(v, on, positiveDecimal(p, "smallMax"), positiveDecimal(p, "largeMin"),
+                    positiveInt(p, "minSmall"), positiveDuration(p, "window")), impossibleTravel, accountTakeover, parcelSla,
                     overheating, maintenanceDue);
             case IMPOSSIBLE_TRAVEL -> new PatternSettings(cardTesting, new ImpossibleTravel(v, on, positiveDouble(p, "maxKmh"),
                     durationOr(p, "retention", impossibleTravel.retention())), accountTakeover, parcelSla, overheating,
                     maintenanceDue);
             case ACCOUNT_TAKEOVER -> new PatternSettings(cardTesting, impossibleTravel, new AccountTakeover(v, on,
-                    decimal(p, "highValue"), duration(p, "window")), parcelSla, overheating, maintenanceDue);
+                    positiveDecimal(p, "highValue"), positiveDuration(p, "window")), parcelSla, overheating, maintenanceDue);
             case PARCEL_SLA -> new PatternSettings(cardTesting, impossibleTravel, accountTakeover, new ParcelSla(v, on,
-                    duration(p, "grace"), durationOr(p, "retention", parcelSla.retention())), overheating, maintenanceDue);
+                    positiveDuration(p, "grace"), durationOr(p, "retention", parcelSla.retention())), overheating, maintenanceDue);
             case ENGINE_OVERHEATING -> new PatternSettings(cardTesting, impossibleTravel, accountTakeover, parcelSla,
                     new Overheating(v, on, positiveDouble(p, "thresholdC"), positiveInt(p, "minReadings"),
-                            duration(p, "window")), maintenanceDue);
+                            positiveDuration(p, "window")), maintenanceDue);
             case MAINTENANCE_DUE -> new PatternSettings(cardTesting, impossibleTravel, accountTakeover, parcelSla,
                     overheating, new MaintenanceDue(v, on, positiveDouble(p, "intervalKm")));
         };
@@ -176,67 +181,7 @@ public record PatternSettings(CardTesting cardTesting, ImpossibleTravel impossib
                 .build();
     }
 
-    private static String required(Map<String, String> p, String name) {
-        String value = p.get(name);
-        if (value == null || value.isBlank()) {
-            throw new InvalidRuleException("parameters." + name, "is required");
-        }
-        return value.trim();
-    }
-
-    private static BigDecimal decimal(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            BigDecimal value = new BigDecimal(raw);
-            if (value.signum() <= 0) {
-                throw new InvalidRuleException("parameters." + name, "must be positive, was " + raw);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a decimal number");
-        }
-    }
-
-    private static double positiveDouble(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            double value = Double.parseDouble(raw);
-            if (!(value > 0) || Double.isInfinite(value)) {
-                throw new InvalidRuleException("parameters." + name, "must be a positive number, was " + raw);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a number");
-        }
-    }
-
-    private static int positiveInt(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            int value = Integer.parseInt(raw);
-            if (value < 1) {
-                throw new InvalidRuleException("parameters." + name, "must be at least 1, was " + raw);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not a whole number");
-        }
-    }
-
-    private static Duration duration(Map<String, String> p, String name) {
-        String raw = required(p, name);
-        try {
-            Duration d = Duration.parse(raw);
-            if (d.isNegative() || d.isZero()) {
-                throw new InvalidRuleException("parameters." + name, "must be a positive duration, was " + raw);
-            }
-            return d;
-        } catch (DateTimeParseException e) {
-            throw new InvalidRuleException("parameters." + name, "'" + raw + "' is not an ISO-8601 duration like PT10M");
-        }
-    }
-
     private static Duration durationOr(Map<String, String> p, String name, Duration fallback) {
-        return p.containsKey(name) ? duration(p, name) : fallback;
+        return p.containsKey(name) ? positiveDuration(p, name) : fallback;
     }
 }

@@ -1,12 +1,15 @@
-package io.streamhouse.detection.cep;
+package io.streamhouse.domain.events;
 
 import io.streamhouse.domain.event.GeoPoint;
 
-/** Great-circle distance on a sphere of the Earth's mean radius, as the generator's checker computes it. */
-final class Geo {
+/**
+ * Great-circle distance on a sphere of the Earth's mean radius; precise enough for "could anyone travel this fast".
+ * One definition for the CEP job's impossible-travel pattern and the generator's checker, so both judge alike.
+ */
+public final class GreatCircle {
     private static final double EARTH_RADIUS_KM = 6371.0088;
 
-    static double distanceKm(GeoPoint a, GeoPoint b) {
+    public static double distanceKm(GeoPoint a, GeoPoint b) {
         double lat1 = Math.toRadians(a.getLat());
         double lat2 = Math.toRadians(b.getLat());
         double dLat = lat2 - lat1;
@@ -17,7 +20,7 @@ final class Geo {
     }
 
     /** km/h needed to cover the distance in the time; infinite when the time is zero and the places differ. */
-    static double speedKmh(GeoPoint a, long fromMillis, GeoPoint b, long toMillis) {
+    public static double speedKmh(GeoPoint a, long fromMillis, GeoPoint b, long toMillis) {
         double km = distanceKm(a, b);
         if (km == 0) {
             return 0;
@@ -26,6 +29,6 @@ final class Geo {
         return millis == 0 ? Double.POSITIVE_INFINITY : km / (millis / 3_600_000.0);
     }
 
-    private Geo() {
+    private GreatCircle() {
     }
 }
