@@ -104,15 +104,15 @@ public final class BrokerProcess implements AutoCloseable {
         try {
             bootstrap = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
             throw new IllegalStateException("broker did not become ready within " + START_TIMEOUT.toSeconds()
                     + " s; killed pid " + process.pid() + ". Last lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES), e);
         } catch (ExecutionException e) {
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
             throw new IllegalStateException(e.getCause().getMessage() + ". Last lines of " + logFile + ":\n"
                     + LocalFiles.tail(logFile, LOG_TAIL_LINES), e.getCause());
         } catch (InterruptedException e) {
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the broker to start", e);
         }
@@ -179,7 +179,7 @@ public final class BrokerProcess implements AutoCloseable {
         if (!clean) {
             LOG.log(Level.WARNING, "broker pid {0} did not stop within {1} s after stdin closed; terminating it",
                     Long.toString(process.pid()), Long.toString(STOP_TIMEOUT.toSeconds()));
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
         }
         for (ProcessHandle descendant : descendants) {
             descendant.destroy();
@@ -281,13 +281,4 @@ public final class BrokerProcess implements AutoCloseable {
         }
     }
 
-    private static void kill(Process process) {
-        List<ProcessHandle> descendants = process.descendants().collect(Collectors.toList());
-        process.destroy();
-        if (!LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT)) {
-            process.destroyForcibly();
-            LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT);
-        }
-        descendants.forEach(ProcessHandle::destroyForcibly);
-    }
 }

@@ -23,6 +23,20 @@ public final class LocalProcesses {
         }
     }
 
+    /**
+     * Terminates {@code process} (SIGTERM, then SIGKILL if it has not exited within {@code timeout}) and kills what
+     * it had started. For a child that did not stop when asked, or never became ready.
+     */
+    public static void kill(Process process, Duration timeout) {
+        java.util.List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        if (!waitFor(process.toHandle(), timeout)) {
+            process.destroyForcibly();
+            waitFor(process.toHandle(), timeout);
+        }
+        descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+
     private LocalProcesses() {
     }
 }

@@ -29,7 +29,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 /**
  * A Kafka Connect worker (distributed mode) running in a child JVM ({@link ConnectMain}), seen from the parent.
@@ -118,12 +117,12 @@ public final class ConnectProcess implements AutoCloseable {
         try {
             url = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
             throw new IllegalStateException("Connect worker did not become ready ("
                     + (e instanceof TimeoutException ? "timeout " + START_TIMEOUT.toSeconds() + " s" : e.getCause().getMessage())
                     + "); killed pid " + process.pid() + ". Last lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES), e);
         } catch (InterruptedException e) {
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the Connect worker", e);
         }
@@ -257,7 +256,7 @@ public final class ConnectProcess implements AutoCloseable {
         if (!clean) {
             LOG.log(Level.WARNING, "Connect pid {0} did not stop within {1} s; terminating it",
                     Long.toString(process.pid()), Long.toString(STOP_TIMEOUT.toSeconds()));
-            kill(process);
+            LocalProcesses.kill(process, KILL_TIMEOUT);
         }
         LOG.log(Level.INFO, "Kafka Connect pid {0} stopped", Long.toString(process.pid()));
     }
@@ -317,16 +316,6 @@ public final class ConnectProcess implements AutoCloseable {
             ready.completeExceptionally(new IllegalStateException("Connect JVM pid " + process.pid()
                     + " closed stdout before it was ready"));
         }
-    }
-
-    private static void kill(Process process) {
-        List<ProcessHandle> descendants = process.descendants().collect(Collectors.toList());
-        process.destroy();
-        if (!LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT)) {
-            process.destroyForcibly();
-            LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT);
-        }
-        descendants.forEach(ProcessHandle::destroyForcibly);
     }
 
     private static int freePort() {

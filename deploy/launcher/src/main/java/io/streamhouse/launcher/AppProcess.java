@@ -106,22 +106,7 @@ public final class AppProcess implements AutoCloseable {
     /** Closes the child's stdin (it exits cleanly), then terminates it if it has not exited within 20 s. */
     @Override
     public void close() {
-        try {
-            stdin.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroy();
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildStop.stop(process, stdin, java.time.Duration.ofSeconds(20));
     }
 
     private static Path codeSource() {

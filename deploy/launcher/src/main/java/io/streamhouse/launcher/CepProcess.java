@@ -80,21 +80,6 @@ final class CepProcess implements AutoCloseable {
     /** Closes the child's stdin (it cancels the job and exits), then terminates it if it has not exited within 30 s. */
     @Override
     public void close() {
-        try {
-            stdin.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroy();
-                if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        ChildStop.stop(process, stdin, java.time.Duration.ofSeconds(30));
     }
 }
