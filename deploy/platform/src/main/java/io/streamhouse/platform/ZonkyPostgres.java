@@ -129,6 +129,10 @@ public final class ZonkyPostgres implements PostgresServer {
                     .setServerConfig("max_wal_senders", "10")
                     .setServerConfig("max_replication_slots", "10")
                     .setServerConfig("max_connections", "100")
+                    // The library defaults to synchronous_commit=off, which no system of record runs with: a commit
+                    // would return before its WAL is flushed, and logical decoding only sends flushed WAL, so every
+                    // change would wait for the WAL writer (wal_writer_delay, 200 ms) before Debezium could read it.
+                    .setServerConfig("synchronous_commit", "on")
                     // TCP only: no socket files in /tmp that outlive a crash.
                     .setServerConfig("unix_socket_directories", "''");
             if (settings.binariesDir() != null) {

@@ -25,6 +25,9 @@ class EmbeddedPostgresIT {
             postmaster = ProcessHandle.of(postgres.pid()).orElseThrow();
             assertThat(postmaster.isAlive()).isTrue();
             assertThat(single(s, "SHOW wal_level")).isEqualTo("logical");
+            // A system of record: a commit returns once its WAL is flushed, which is also when logical decoding
+            // can send it (the library's default is off).
+            assertThat(single(s, "SHOW synchronous_commit")).isEqualTo("on");
             assertThat(single(s, "SELECT current_database()")).isEqualTo("streamhouse");
             assertThat(single(s, "SHOW server_version")).startsWith("17.");
 

@@ -87,7 +87,14 @@ public final class CdcNormalisationTopology {
     public static final String ORDERS_SINK = "shop-orders-sink";
     public static final String DLQ_SINK = "shop-cdc-changes-dlq-sink";
     public static final Duration SEEN_RETENTION = Duration.ofDays(7);
-    public static final Duration REGISTRATION_GRACE = Duration.ofMillis(250);
+    /**
+     * How long a registration waits, on the wall clock, for a record of another transaction before it is released
+     * without an address. Only an idle database waits this long: any later transaction (Debezium's heartbeat, every
+     * 2 s locally) releases it sooner. Not shorter: Connect's exactly-once source commits a poll's records as one
+     * Kafka transaction, so a customer and its address can arrive in two, and under load the second came 250 ms
+     * later (a registration split into one without an address plus an address change).
+     */
+    public static final Duration REGISTRATION_GRACE = Duration.ofSeconds(2);
     static final String RAW_TOPIC = Topics.CDC_SHOP_CHANGES.name();
     static final String DLQ_TOPIC = Topics.deadLetterOf(Topics.CDC_SHOP_CHANGES).name();
     static final String SOURCE_PREFIX = "debezium:shop.";
