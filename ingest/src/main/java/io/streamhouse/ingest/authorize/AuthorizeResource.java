@@ -12,6 +12,7 @@ import io.streamhouse.ingest.intake.EventIntake;
 import io.streamhouse.ingest.intake.Submission;
 import io.streamhouse.ingest.transactions.CardTokenizer;
 import io.streamhouse.ingest.transactions.TransactionRequestParser;
+import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -23,9 +24,8 @@ import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code POST /v1/transactions/authorize}: a payments service asks "allow this card payment?" and waits for the
@@ -53,10 +53,19 @@ public class AuthorizeResource {
         this.maxDeadline = config.authorize().maxDeadline();
     }
 
+    /**
+     * Runs on a worker thread only until the request is handed to the producer (parsing, tokenization and the Avro
+     * encoding, and the producer's first metadata and schema look-ups, may block); the acknowledgement and the
+     * decision are then awaited without holding any thread, so concurrent requests are bounded by the in-flight
+     * limit rather than by the worker pool. The answer comes once the request is acknowledged and either its
+     * decision is there or the deadline passed; the decision is awaited from before the write, so the two waits
+     * overlap.
+     */
     @POST
+    @Blocking
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
+    public CompletionStage<Response> authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
         long started = System.nanoTime();
         Duration deadline = deadline(deadlineMs);
         Submission<TransactionAuthorizationRequested> submission = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
@@ -66,26 +75,36 @@ public class AuthorizeResource {
         });
         String id = submission.id();
         CompletableFuture<TransactionDecision> decision = waiter.await(id);
+        CompletableFuture<?> written;
         try {
-            intake.acceptWithinLimit(Topics.TRANSACTION_REQUESTS, List.of(submission));
+            written = intake.acceptWithinLimitAsync(Topics.TRANSACTION_REQUESTS, List.of(submission));
         } catch (RuntimeException notWritten) {
             waiter.forget(id, decision);
             throw notWritten;
         }
-        long remaining = deadline.toNanos() - (System.nanoTime() - started);
-        try {
-            TransactionDecision d = decision.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-            return Response.ok(AuthorizeAnswer.of(d, waited(started), submission.eventId())).build();
-        } catch (TimeoutException e) {
-            waiter.forget(id, decision);
-            return Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started), submission.eventId())).build();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            waiter.forget(id, decision);
-            return Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started), submission.eventId())).build();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("waiting for the decision of " + id + " failed", e.getCause());
-        }
+        var answer = new CompletableFuture<Response>();
+        written.whenComplete((accepted, notWritten) -> {
+            if (notWritten != null) {
+                waiter.forget(id, decision);
+                answer.completeExceptionally(notWritten);
+                return;
+            }
+            long remaining = Math.max(0, deadline.toNanos() - (System.nanoTime() - started));
+            // A copy: the waiter's future may be shared with a concurrent retry of the same transaction, whose own
+            // deadline must not be cut short by this one.
+            decision.copy().completeOnTimeout(null, remaining, TimeUnit.NANOSECONDS).whenComplete((d, failed) -> {
+                if (failed != null) {
+                    answer.completeExceptionally(new IllegalStateException("waiting for the decision of " + id + " failed", failed));
+                } else if (d == null) {
+                    waiter.forget(id, decision);
+                    answer.complete(Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started),
+                            submission.eventId())).build());
+                } else {
+                    answer.complete(Response.ok(AuthorizeAnswer.of(d, waited(started), submission.eventId())).build());
+                }
+            });
+        });
+        return answer;
     }
 
     private Duration deadline(Long deadlineMs) {

@@ -17,17 +17,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Hands each waiting authorize request its decision as it appears on {@code payments.transactions.decisions}.
  * <p>
  * Every ingest instance tails all partitions of the decisions topic (read_committed, from the end at start-up, no
  * consumer group), so the instance that took a request sees its decision wherever it was decided. The cost is that
- * each instance reads every decision; the alternative of a reply topic per instance is noted in the architecture.
+ * each instance reads every decision; it decodes only those it has a request waiting for, matched on the record key
+ * first ({@link DecisionMatcher}); the alternative of a reply topic per instance is noted in the architecture.
  * A waiter is registered before its request is published, and recent decisions are remembered, so a decision
  * cannot slip past: neither one that arrives before the waiter looks, nor one made for an earlier attempt of a
  * retried request. Decisions that cannot be read are skipped here (the decision projection dead-letters them).
@@ -37,8 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class DecisionWaiter {
     private static final Logger LOG = Logger.getLogger(DecisionWaiter.class);
 
-    private final Map<String, CompletableFuture<TransactionDecision>> waiting = new ConcurrentHashMap<>();
-    private final Map<String, TransactionDecision> recent;
+    private final DecisionMatcher matcher;
     private final KafkaConsumer<String, byte[]> consumer;
     private final AvroDeserializer<TransactionDecision> deserializer;
     private final Thread poller;
@@ -46,15 +44,9 @@ public class DecisionWaiter {
     private volatile boolean tailing;
 
     public DecisionWaiter(IngestConfig config) {
-        int remember = config.authorize().recentDecisions();
-        this.recent = java.util.Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, TransactionDecision> eldest) {
-                return size() > remember;
-            }
-        });
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
+        this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);
         this.consumer = new KafkaConsumer<>(Map.<String, Object>of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
                 ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest-decision-waiter",
@@ -70,20 +62,12 @@ public class DecisionWaiter {
 
     /** The decision of {@code transactionId}, when it is (or was recently) on the decisions topic. */
     public CompletableFuture<TransactionDecision> await(String transactionId) {
-        CompletableFuture<TransactionDecision> future = waiting.computeIfAbsent(transactionId, id -> new CompletableFuture<>());
-        // The poller records a decision in `recent` before it looks for a waiter, so checking after registering
-        // cannot miss one that arrived in between.
-        TransactionDecision known = recent.get(transactionId);
-        if (known != null) {
-            waiting.remove(transactionId, future);
-            future.complete(known);
-        }
-        return future;
+        return matcher.await(transactionId);
     }
 
     /** Stops waiting (the deadline passed, or the request was not written). */
     public void forget(String transactionId, CompletableFuture<TransactionDecision> future) {
-        waiting.remove(transactionId, future);
+        matcher.forget(transactionId, future);
     }
 
     /** True once the topic's partitions are assigned and positioned: from then on no decision is missed. */
@@ -101,22 +85,7 @@ public class DecisionWaiter {
             tailing = true;
             while (running) {
                 for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    TransactionDecision decision;
-                    try {
-                        decision = deserializer.deserialize(record.topic(), record.value());
-                    } catch (RuntimeException e) {
-                        LOG.warnf("Skipping unreadable decision %s-%d@%d: %s", record.topic(), record.partition(),
-                                record.offset(), e.getMessage());
-                        continue;
-                    }
-                    if (decision == null) {
-                        continue;
-                    }
-                    recent.put(decision.getTransactionId(), decision);
-                    CompletableFuture<TransactionDecision> future = waiting.remove(decision.getTransactionId());
-                    if (future != null) {
-                        future.complete(decision);
-                    }
+                    matcher.arrived(record.key(), record.value());
                 }
             }
         } catch (WakeupException stopping) {
@@ -126,6 +95,15 @@ public class DecisionWaiter {
         } finally {
             tailing = false;
             consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private TransactionDecision decode(byte[] value) {
+        try {
+            return deserializer.deserialize(Topics.TRANSACTION_DECISIONS.name(), value);
+        } catch (RuntimeException e) {
+            LOG.warnf("Skipping an unreadable decision on %s: %s", Topics.TRANSACTION_DECISIONS.name(), e.getMessage());
+            return null;
         }
     }
 

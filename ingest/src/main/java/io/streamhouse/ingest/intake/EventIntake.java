@@ -63,6 +63,18 @@ public class EventIntake {
         return accept(topic, events, permits);
     }
 
+    /**
+     * As {@link #acceptWithinLimit}, without waiting: refusals (conflict, too busy, not handed over) are thrown at
+     * once; the returned future completes when every event is acknowledged, or fails with {@link PublishException}
+     * when one was not within the publish timeout. For callers that must not hold a thread while the log answers.
+     */
+    public <V extends SpecificRecord> CompletableFuture<List<Accepted>> acceptWithinLimitAsync(Topic<String, V> topic,
+                                                                                               List<Submission<V>> events) {
+        var permits = limiter.tryAcquire(events.size()).orElseThrow(() -> new TooBusyException(
+                events.size() + " event(s) would exceed the " + limiter.max() + " this instance may have in flight"));
+        return whenAll(topic, send(topic, events, permits));
+    }
+
     /** For writers bounded otherwise (the MQTT bridge writes one message at a time). */
     public <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events) {
         return accept(topic, events, InFlightLimiter.Permits.NONE);
@@ -75,6 +87,12 @@ public class EventIntake {
 
     private <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events,
                                                             InFlightLimiter.Permits permits) {
+        return awaitAll(topic, send(topic, events, permits));
+    }
+
+    /** Claims every event's id, then hands the fresh ones to the log; one future per event, in order. */
+    private <V extends SpecificRecord> List<CompletableFuture<Accepted>> send(Topic<String, V> topic, List<Submission<V>> events,
+                                                                             InFlightLimiter.Permits permits) {
         List<AcceptedEvents.Claim> claims = new ArrayList<>(events.size());
         List<FieldError> conflicts = new ArrayList<>();
         try {
@@ -126,7 +144,26 @@ public class EventIntake {
                 throw e;
             }
         }
-        return awaitAll(topic, outcomes);
+        return outcomes;
+    }
+
+    private CompletableFuture<List<Accepted>> whenAll(Topic<String, ?> topic, List<CompletableFuture<Accepted>> outcomes) {
+        var all = new CompletableFuture<List<Accepted>>();
+        CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+                .orTimeout(log.timeout().toNanos(), TimeUnit.NANOSECONDS)
+                .whenComplete((ignored, error) -> {
+                    if (error == null) {
+                        all.complete(outcomes.stream().map(CompletableFuture::join).toList());
+                        return;
+                    }
+                    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                            ? error.getCause() : error;
+                    all.completeExceptionally(cause instanceof PublishException p ? p
+                            : cause instanceof TimeoutException
+                            ? new PublishException("no acknowledgement from " + topic.name() + " within " + log.timeout(), cause)
+                            : new PublishException("could not write to " + topic.name() + ": " + cause.getMessage(), cause));
+                });
+        return all;
     }
 
     private List<Accepted> awaitAll(Topic<String, ?> topic, List<CompletableFuture<Accepted>> outcomes) {
