@@ -71,16 +71,13 @@ public final class CepJob {
                 .union(orders.map(o -> Either.<CustomerEvent, OrderEvent>Right(o), customerOrOrder)
                         .uid("orders-as-activity").name("orders"));
 
-        DataStream<Alert> alerts = match(byCard, rules, new CardTestingPattern(),
-                new AvroTypeInfo<>(TransactionAuthorizationRequested.class))
-                .union(match(byCard, rules, new ImpossibleTravelPattern(),
-                                new AvroTypeInfo<>(TransactionAuthorizationRequested.class)),
+        DataStream<Alert> alerts = match(byCard, rules, new CardTestingPattern())
+                .union(match(byCard, rules, new ImpossibleTravelPattern()),
                         match(customerActivity.keyBy(CepJob::customerOf, Types.STRING), rules,
-                                new AccountTakeoverPattern(), customerOrOrder),
-                        match(scans.keyBy(ParcelScanned::getParcelId, Types.STRING), rules, new ParcelSlaPattern(),
-                                new AvroTypeInfo<>(ParcelScanned.class)),
-                        match(byVehicle, rules, new OverheatingPattern(), new AvroTypeInfo<>(VehicleTelemetry.class)),
-                        match(byVehicle, rules, new MaintenanceDuePattern(), new AvroTypeInfo<>(VehicleTelemetry.class)));
+                                new AccountTakeoverPattern()),
+                        match(scans.keyBy(ParcelScanned::getParcelId, Types.STRING), rules, new ParcelSlaPattern()),
+                        match(byVehicle, rules, new OverheatingPattern()),
+                        match(byVehicle, rules, new MaintenanceDuePattern()));
 
         alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
         union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
@@ -93,10 +90,10 @@ public final class CepJob {
 
     private static <E> SingleOutputStreamOperator<Alert> match(KeyedStream<E, String> keyed,
                                                                BroadcastStream<RuleDefinition> rules,
-                                                               SubjectPattern<E> pattern, TypeInformation<E> type) {
+                                                               SubjectPattern<E> pattern) {
         String name = pattern.kind().ruleId();
         return keyed.connect(rules)
-                .process(new PatternMatcher<>(pattern, type), new AvroTypeInfo<>(Alert.class))
+                .process(new PatternMatcher<>(pattern), new AvroTypeInfo<>(Alert.class))
                 .uid("match-" + name).name(name);
     }
 

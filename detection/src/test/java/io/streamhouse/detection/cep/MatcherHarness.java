@@ -34,13 +34,13 @@ final class MatcherHarness<E> implements AutoCloseable {
         this.pattern = pattern;
         this.type = type;
         this.key = key;
-        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher<>(pattern, type), key,
+        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher<>(pattern), key,
                 Types.STRING, PatternMatcher.RULES);
         if (restoreFrom != null) {
             harness.close();
             harness = new KeyedBroadcastOperatorTestHarness<>(
                     new org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator<>(
-                            new PatternMatcher<>(pattern, type), List.of(PatternMatcher.RULES)),
+                            new PatternMatcher<>(pattern), List.of(PatternMatcher.RULES)),
                     key, Types.STRING, 1, 1, 0);
             harness.setup();
             harness.initializeState(restoreFrom);
