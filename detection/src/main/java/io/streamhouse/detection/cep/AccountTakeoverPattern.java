@@ -46,7 +46,12 @@ public final class AccountTakeoverPattern implements SubjectPattern<Either<Custo
     }
 
     @Override
-    public Optional<CepFact> factOf(Either<CustomerEvent, OrderEvent> e, PatternSettings settings) {
+    public String subject(Either<CustomerEvent, OrderEvent> e) {
+        return e.isLeft() ? e.left().getCustomerId() : e.right().getCustomerId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(Either<CustomerEvent, OrderEvent> e) {
         if (e.isLeft()) {
             Object change = e.left().getChange();
             if (change instanceof CustomerAddressChanged a) {
@@ -58,12 +63,18 @@ public final class AccountTakeoverPattern implements SubjectPattern<Either<Custo
             return Optional.empty();
         }
         OrderEvent order = e.right();
-        if (!(order.getChange() instanceof OrderPlaced placed)
-                || placed.getTotal().getAmount().compareTo(settings.accountTakeover().highValue()) < 0) {
+        if (!(order.getChange() instanceof OrderPlaced placed)) {
             return Optional.empty();
         }
         return Optional.of(SubjectPattern.fact(order.getEnvelope(), ORDER).setMoney(placed.getTotal())
                 .setAddress(placed.getShippingAddress()).setRef(order.getOrderId()).build());
+    }
+
+    /** Orders below {@code highValue} take part in nothing. */
+    @Override
+    public boolean keeps(CepFact fact, PatternSettings settings) {
+        return !ORDER.equals(fact.getKind())
+                || fact.getMoney().getAmount().compareTo(settings.accountTakeover().highValue()) >= 0;
     }
 
     @Override

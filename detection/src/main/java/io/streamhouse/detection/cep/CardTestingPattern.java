@@ -37,13 +37,21 @@ public final class CardTestingPattern implements SubjectPattern<TransactionAutho
     }
 
     @Override
-    public Optional<CepFact> factOf(TransactionAuthorizationRequested tx, PatternSettings settings) {
-        PatternSettings.CardTesting p = settings.cardTesting();
-        var amount = tx.getAmount().getAmount();
-        if (amount.compareTo(p.smallMax()) > 0 && amount.compareTo(p.largeMin()) < 0) {
-            return Optional.empty();
-        }
+    public String subject(TransactionAuthorizationRequested tx) {
+        return tx.getCardToken();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(TransactionAuthorizationRequested tx) {
         return Optional.of(SubjectPattern.fact(tx.getEnvelope(), "payment").setMoney(tx.getAmount()).build());
+    }
+
+    /** Payments between the two thresholds take part in nothing. */
+    @Override
+    public boolean keeps(CepFact payment, PatternSettings settings) {
+        PatternSettings.CardTesting p = settings.cardTesting();
+        var amount = payment.getMoney().getAmount();
+        return amount.compareTo(p.smallMax()) <= 0 || amount.compareTo(p.largeMin()) >= 0;
     }
 
     @Override

@@ -39,7 +39,12 @@ public final class ImpossibleTravelPattern implements SubjectPattern<Transaction
     }
 
     @Override
-    public Optional<CepFact> factOf(TransactionAuthorizationRequested tx, PatternSettings settings) {
+    public String subject(TransactionAuthorizationRequested tx) {
+        return tx.getCardToken();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(TransactionAuthorizationRequested tx) {
         boolean present = tx.getLocation() != null
                 && (tx.getChannel() == Channel.CARD_PRESENT || tx.getChannel() == Channel.CONTACTLESS);
         if (!present) {

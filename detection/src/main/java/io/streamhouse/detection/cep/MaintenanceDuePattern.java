@@ -35,7 +35,12 @@ public final class MaintenanceDuePattern implements SubjectPattern<VehicleTeleme
     }
 
     @Override
-    public Optional<CepFact> factOf(VehicleTelemetry r, PatternSettings settings) {
+    public String subject(VehicleTelemetry r) {
+        return r.getVehicleId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(VehicleTelemetry r) {
         return Optional.of(SubjectPattern.fact(r.getEnvelope(), "reading").setReading(r.getOdometerKm()).build());
     }
 

@@ -36,7 +36,12 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
     }
 
     @Override
-    public Optional<CepFact> factOf(VehicleTelemetry r, PatternSettings settings) {
+    public String subject(VehicleTelemetry r) {
+        return r.getVehicleId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(VehicleTelemetry r) {
         return Optional.of(SubjectPattern.fact(r.getEnvelope(), "reading").setReading(r.getCoolantTempC()).build());
     }
 

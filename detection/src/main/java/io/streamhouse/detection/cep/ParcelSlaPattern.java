@@ -40,7 +40,12 @@ public final class ParcelSlaPattern implements SubjectPattern<ParcelScanned> {
     }
 
     @Override
-    public Optional<CepFact> factOf(ParcelScanned scan, PatternSettings settings) {
+    public String subject(ParcelScanned scan) {
+        return scan.getParcelId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(ParcelScanned scan) {
         if (scan.getStatus() == ParcelStatus.OUT_FOR_DELIVERY) {
             return Optional.of(SubjectPattern.fact(scan.getEnvelope(), OUT_FOR_DELIVERY)
                     .setDueAtMs(scan.getPromisedBy() == null ? null : scan.getPromisedBy().toEpochMilli()).build());

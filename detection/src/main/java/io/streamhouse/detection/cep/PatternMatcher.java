@@ -12,6 +12,7 @@ import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
@@ -25,7 +26,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Runs one {@link SubjectPattern} per key (card, customer, parcel, vehicle) in event time, with thresholds from
@@ -37,10 +37,11 @@ import java.util.Optional;
  * and its parameters are read from the rules broadcast at every evaluation: a new {@code cep-*} definition on
  * {@code rules.definitions} applies from the next evaluation, no restart.
  *
- * <p><b>State: one value per key.</b> The pattern's facts about the subject ({@link SubjectPattern#factOf}: a few
- * fields of the events that can take part in an occurrence, not the events), each with the alert last reported with
- * it as anchor, where history was cut, and the key's clean-up timer: a {@link CepSubjectState} (Avro), read and
- * written once per evaluation. An event the pattern cannot use touches neither state nor timers.
+ * <p><b>State: one value per key.</b> Its input is facts, not events ({@link FactsOf}, before the keyed exchange): the
+ * few fields of an event the pattern needs. It keeps the subject's facts ({@link SubjectPattern#keeps}), each with the
+ * alert last reported with it as anchor, where history was cut, and the key's clean-up timer: a
+ * {@link CepSubjectState} (Avro), read and written once per evaluation. A fact not kept touches neither state nor
+ * timers.
  *
  * <p><b>Event time.</b> A fact is added when its event arrives and evaluated once, when the watermark passes its time
  * (an event-time timer), so out-of-order events within the watermark's bound are seen in event-time order. Patterns
@@ -60,7 +61,7 @@ import java.util.Optional;
  * facts remain); once no fact is left, the key's state and its remaining timers are deleted. A repeated event id is
  * dropped (the log is at-least-once per event id).
  */
-public final class PatternMatcher<E> extends KeyedBroadcastProcessFunction<String, E, RuleDefinition, Alert> {
+public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, Tuple2<String, CepFact>, RuleDefinition, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(PatternMatcher.class);
 
     /** The latest valid {@code cep-*} definition of each pattern, by rule id: the broadcast state every matcher reads. */
@@ -70,11 +71,11 @@ public final class PatternMatcher<E> extends KeyedBroadcastProcessFunction<Strin
     /** Name of the per-key state; the per-event {@code history}/{@code reported}/{@code dropped-before} it replaced are gone. */
     static final String STATE = "subject-facts";
 
-    private final SubjectPattern<E> pattern;
+    private final SubjectPattern<?> pattern;
     private transient ValueState<CepSubjectState> state;
     private transient PatternSettings settings;
 
-    public PatternMatcher(SubjectPattern<E> pattern) {
+    public PatternMatcher(SubjectPattern<?> pattern) {
         this.pattern = pattern;
     }
 
@@ -84,13 +85,13 @@ public final class PatternMatcher<E> extends KeyedBroadcastProcessFunction<Strin
     }
 
     @Override
-    public void processElement(E event, ReadOnlyContext ctx, Collector<Alert> out) throws Exception {
+    public void processElement(Tuple2<String, CepFact> subjectAndFact, ReadOnlyContext ctx, Collector<Alert> out)
+            throws Exception {
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
-        Optional<CepFact> maybe = pattern.factOf(event, s);
-        if (maybe.isEmpty()) {
+        CepFact fact = subjectAndFact.f1;
+        if (!pattern.keeps(fact, s)) {
             return;
         }
-        CepFact fact = maybe.get();
         long at = fact.getOccurredAtMs();
         long watermark = ctx.timerService().currentWatermark();
         long retention = pattern.retention(s).toMillis();

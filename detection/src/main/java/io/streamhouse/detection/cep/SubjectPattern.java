@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A pattern over one subject's events (a card, a customer, a parcel, a vehicle), in two parts: what it keeps of an
- * event ({@link #factOf}: a few fields, or nothing when the event cannot take part in an occurrence), and a pure
- * function of the subject's retained facts ({@link #find}). The matcher keeps only the facts, re-runs the function
+ * A pattern over one subject's events (a card, a customer, a parcel, a vehicle), in two parts: what it needs of an
+ * event ({@link #factOf}: a few fields, or nothing when the event cannot take part in an occurrence; {@link #keeps}
+ * filters by the current thresholds), and a pure function of the subject's retained facts ({@link #find}). The matcher keeps only the facts, re-runs the function
  * whenever they change, so an on-time event and a late one are treated the same way and the result does not depend on
  * the order in which events arrived.
  *
@@ -25,12 +25,24 @@ public interface SubjectPattern<E> extends Serializable {
 
     Envelope envelope(E event);
 
+    /** The subject the event is about: the key of the pattern's state (card token, customer, parcel, vehicle). */
+    String subject(E event);
+
     /**
-     * The fact this pattern keeps of the event, or empty when the event can take part in no occurrence under these
-     * settings (an online payment for impossible travel, a mid-size payment for card testing, ...): it is then neither
-     * stored nor evaluated. A threshold changed at runtime therefore applies to the events that arrive after it.
+     * What this pattern needs of the event, or empty when the event can never take part in an occurrence (an online
+     * payment for impossible travel, a scan other than out-for-delivery or delivered, ...). It runs before the keyed
+     * exchange, so only these few fields cross the network and an event no pattern uses goes no further.
      */
-    Optional<CepFact> factOf(E event, PatternSettings settings);
+    Optional<CepFact> factOf(E event);
+
+    /**
+     * Whether the matcher keeps the fact under these settings (a mid-size payment cannot be part of a card test): a
+     * fact not kept touches neither state nor timers. A threshold changed at runtime therefore classifies the facts
+     * that arrive after it.
+     */
+    default boolean keeps(CepFact fact, PatternSettings settings) {
+        return true;
+    }
 
     /**
      * Every occurrence in the facts.

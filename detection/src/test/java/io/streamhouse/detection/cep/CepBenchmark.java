@@ -89,7 +89,8 @@ public final class CepBenchmark {
             new KafkaTestIo(platform).send(g.events());
             System.out.printf(Locale.ROOT, "wrote %d events%n", events);
             double bestPass = 0, bestCep = 0;
-            for (int round = 0; round < 2; round++) {
+            int rounds = Integer.getInteger("cep.bench.rounds", 2);
+            for (int round = 0; round < rounds; round++) {
                 double pass = events / throughputRun(platform, Mode.PASS_THROUGH, null);
                 double cep = events / throughputRun(platform, Mode.CEP, null);
                 System.out.printf(Locale.ROOT, "round %d: pass-through %.0f events/s, CEP %.0f events/s (%.0f %%)%n",
@@ -158,6 +159,14 @@ public final class CepBenchmark {
      * and UUID components under {@code java.io.tmpdir}.
      */
     private static Path shortDirs(Configuration conf) throws java.io.IOException {
+        String extra = System.getProperty("cep.bench.conf", "");
+        if (!extra.isBlank()) { // e.g. -Dcep.bench.conf=state.backend.rocksdb.memory.managed=false
+            Map<String, String> settings = new HashMap<>();
+            for (String kv : extra.split(",")) {
+                settings.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+            conf.addAll(Configuration.fromMap(settings));
+        }
         if (!Boolean.parseBoolean(System.getProperty("cep.bench.shortDirs", "true"))) {
             return null;
         }
