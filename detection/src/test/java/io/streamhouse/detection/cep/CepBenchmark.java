@@ -178,7 +178,8 @@ public final class CepBenchmark {
         return dir;
     }
 
-    private static void delete(Path dir) throws java.io.IOException {
+    /** Best effort: Flink removes some of its directories itself, concurrently. */
+    private static void delete(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }
@@ -186,6 +187,8 @@ public final class CepBenchmark {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            System.out.println("could not delete all of " + dir + ": " + e);
         }
     }
 
