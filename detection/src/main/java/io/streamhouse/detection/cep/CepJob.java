@@ -7,16 +7,17 @@ import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -32,8 +33,8 @@ import java.util.List;
  * Kafka. Every operator has a {@code uid}, so a changed job keeps its state across a savepoint.
  *
  * <pre>
- * payments.transactions.requested ─ decode ─┬─ keyBy card ────── card testing ─────────┐
- *                                           └─ keyBy card ────── impossible travel ─────┤
+ * payments.transactions.requested ─ decode ─┬─ facts ─ keyBy card ─ card testing ──────┐
+ *                                           └─ facts ─ keyBy card ─ impossible travel ──┤
  * shop.customers ─ decode ─┐                                                            │
  * shop.orders ──── decode ─┴─ keyBy customer ─ account takeover ────────────────────────┼─▶ alerts.fraud / .parcels /
  * logistics.parcels.scanned ─ decode ─ keyBy parcel ─ parcel SLA (time-outs) ───────────┤   .maintenance
@@ -59,10 +60,6 @@ public final class CepJob {
         DataStream<VehicleTelemetry> telemetry =
                 events(env, sources, Topics.VEHICLE_TELEMETRY, config, registry, deadLetters, late);
 
-        KeyedStream<TransactionAuthorizationRequested, String> byCard =
-                transactions.keyBy(TransactionAuthorizationRequested::getCardToken, Types.STRING);
-        KeyedStream<VehicleTelemetry, String> byVehicle = telemetry.keyBy(VehicleTelemetry::getVehicleId, Types.STRING);
-
         TypeInformation<Either<CustomerEvent, OrderEvent>> customerOrOrder =
                 new EitherTypeInfo<>(new AvroTypeInfo<>(CustomerEvent.class), new AvroTypeInfo<>(OrderEvent.class));
         DataStream<Either<CustomerEvent, OrderEvent>> customerActivity = customers
@@ -71,33 +68,35 @@ public final class CepJob {
                 .union(orders.map(o -> Either.<CustomerEvent, OrderEvent>Right(o), customerOrOrder)
                         .uid("orders-as-activity").name("orders"));
 
-        DataStream<Alert> alerts = match(byCard, rules, new CardTestingPattern(),
-                new AvroTypeInfo<>(TransactionAuthorizationRequested.class))
-                .union(match(byCard, rules, new ImpossibleTravelPattern(),
-                                new AvroTypeInfo<>(TransactionAuthorizationRequested.class)),
-                        match(customerActivity.keyBy(CepJob::customerOf, Types.STRING), rules,
-                                new AccountTakeoverPattern(), customerOrOrder),
-                        match(scans.keyBy(ParcelScanned::getParcelId, Types.STRING), rules, new ParcelSlaPattern(),
-                                new AvroTypeInfo<>(ParcelScanned.class)),
-                        match(byVehicle, rules, new OverheatingPattern(), new AvroTypeInfo<>(VehicleTelemetry.class)),
-                        match(byVehicle, rules, new MaintenanceDuePattern(), new AvroTypeInfo<>(VehicleTelemetry.class)));
+        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern())
+                .union(match(transactions, rules, new ImpossibleTravelPattern()),
+                        match(customerActivity, rules, new AccountTakeoverPattern()),
+                        match(scans, rules, new ParcelSlaPattern()),
+                        match(telemetry, rules, new OverheatingPattern()),
+                        match(telemetry, rules, new MaintenanceDuePattern()));
 
         alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
         union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
         union(late).sinkTo(sinks.lateEvents()).uid("sink-late-events").name("late events");
     }
 
-    private static String customerOf(Either<CustomerEvent, OrderEvent> e) {
-        return e.isLeft() ? e.left().getCustomerId() : e.right().getCustomerId();
+    /**
+     * One pattern: each event projected to the pattern's fact (chained to the decoding), keyed by subject, matched. Only
+     * facts cross the keyed exchange.
+     */
+    private static <E> SingleOutputStreamOperator<Alert> match(DataStream<E> events,
+                                                               BroadcastStream<RuleDefinition> rules,
+                                                               SubjectPattern<E> pattern) {
+        String name = pattern.kind().ruleId();
+        return events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE).uid("facts-" + name).name("facts " + name)
+                .keyBy(CepJob::subjectOf, Types.STRING)
+                .connect(rules)
+                .process(new PatternMatcher(pattern), new AvroTypeInfo<>(Alert.class))
+                .uid("match-" + name).name(name);
     }
 
-    private static <E> SingleOutputStreamOperator<Alert> match(KeyedStream<E, String> keyed,
-                                                               BroadcastStream<RuleDefinition> rules,
-                                                               SubjectPattern<E> pattern, TypeInformation<E> type) {
-        String name = pattern.kind().ruleId();
-        return keyed.connect(rules)
-                .process(new PatternMatcher<>(pattern, type), new AvroTypeInfo<>(Alert.class))
-                .uid("match-" + name).name(name);
+    private static String subjectOf(Tuple2<String, CepFact> subjectAndFact) {
+        return subjectAndFact.f0;
     }
 
     private static <T extends SpecificRecord> DataStream<T> events(StreamExecutionEnvironment env, CepSources sources,

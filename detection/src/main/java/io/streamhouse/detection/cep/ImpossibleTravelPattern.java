@@ -7,6 +7,7 @@ import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.state.CepFact;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Impossible travel: two consecutive card-present uses (card present or contactless, with a location) of one card
  * whose implied speed exceeds {@code maxKmh}. Online payments do not count: they say nothing about where the card is.
  * Anchor: the second use.
+ *
+ * <p>Kept per card: the card-present uses of the retention (24 h by default): id, time, location, merchant country.
+ * On time only the last one is compared with the next; the others are there for a late use, which changes the pairs
+ * on both sides of it.
  */
 public final class ImpossibleTravelPattern implements SubjectPattern<TransactionAuthorizationRequested> {
 
@@ -33,33 +39,44 @@ public final class ImpossibleTravelPattern implements SubjectPattern<Transaction
     }
 
     @Override
-    public List<Finding> find(String card, List<TransactionAuthorizationRequested> txs, PatternSettings settings,
-                              Instant timeReached) {
+    public String subject(TransactionAuthorizationRequested tx) {
+        return tx.getCardToken();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(TransactionAuthorizationRequested tx) {
+        boolean present = tx.getLocation() != null
+                && (tx.getChannel() == Channel.CARD_PRESENT || tx.getChannel() == Channel.CONTACTLESS);
+        if (!present) {
+            return Optional.empty();
+        }
+        return Optional.of(SubjectPattern.fact(tx.getEnvelope(), "use").setLocation(tx.getLocation())
+                .setCountry(tx.getMerchant().getCountry()).build());
+    }
+
+    @Override
+    public List<Finding> find(String card, List<CepFact> uses, PatternSettings settings, Instant timeReached) {
         double maxKmh = settings.impossibleTravel().maxKmh();
         List<Finding> found = new ArrayList<>();
-        TransactionAuthorizationRequested previous = null;
-        for (TransactionAuthorizationRequested tx : txs) {
-            boolean present = tx.getLocation() != null
-                    && (tx.getChannel() == Channel.CARD_PRESENT || tx.getChannel() == Channel.CONTACTLESS);
-            if (!present) {
-                continue;
-            }
+        CepFact previous = null;
+        for (CepFact use : uses) {
             if (previous != null) {
-                Instant from = previous.getEnvelope().getOccurredAt();
-                Instant to = tx.getEnvelope().getOccurredAt();
-                double kmh = GreatCircle.speedKmh(previous.getLocation(), from.toEpochMilli(), tx.getLocation(), to.toEpochMilli());
+                long from = previous.getOccurredAtMs();
+                long to = use.getOccurredAtMs();
+                double kmh = GreatCircle.speedKmh(previous.getLocation(), from, use.getLocation(), to);
                 if (kmh > maxKmh) {
-                    found.add(new Finding(tx.getEnvelope().getEventId(), AlertType.IMPOSSIBLE_TRAVEL, SubjectKind.CARD,
-                            card, List.of(previous.getEnvelope().getEventId(), tx.getEnvelope().getEventId()), from, to,
+                    found.add(new Finding(use.getEventId(), AlertType.IMPOSSIBLE_TRAVEL, SubjectKind.CARD,
+                            card, List.of(previous.getEventId(), use.getEventId()), SubjectPattern.at(previous),
+                            SubjectPattern.at(use),
                             Map.of("distanceKm", String.format(Locale.ROOT, "%.1f",
-                                            GreatCircle.distanceKm(previous.getLocation(), tx.getLocation())),
+                                            GreatCircle.distanceKm(previous.getLocation(), use.getLocation())),
                                     "impliedKmh", Double.isInfinite(kmh) ? "infinite" : String.format(Locale.ROOT, "%.0f", kmh),
                                     "maxKmh", Double.toString(maxKmh),
-                                    "fromCountry", previous.getMerchant().getCountry(),
-                                    "toCountry", tx.getMerchant().getCountry())));
+                                    "fromCountry", previous.getCountry(),
+                                    "toCountry", use.getCountry())));
                 }
             }
-            previous = tx;
+            previous = use;
         }
         return found;
     }

@@ -5,6 +5,7 @@ import io.streamhouse.domain.event.AlertType;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CepFact;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,11 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Maintenance due: between two consecutive readings of a vehicle the odometer passed a multiple of
  * {@code intervalKm} (a service interval). One occurrence per interval passed. Anchor: the reading past the mark.
  * The generator plants none of these, so they are not part of its ground truth.
+ *
+ * <p>Kept per vehicle, for an hour: every reading's time and odometer.
  */
 public final class MaintenanceDuePattern implements SubjectPattern<VehicleTelemetry> {
 
@@ -31,20 +35,29 @@ public final class MaintenanceDuePattern implements SubjectPattern<VehicleTeleme
     }
 
     @Override
-    public List<Finding> find(String vehicle, List<VehicleTelemetry> readings, PatternSettings settings,
-                              Instant timeReached) {
+    public String subject(VehicleTelemetry r) {
+        return r.getVehicleId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(VehicleTelemetry r) {
+        return Optional.of(SubjectPattern.fact(r.getEnvelope(), "reading").setReading(r.getOdometerKm()).build());
+    }
+
+    @Override
+    public List<Finding> find(String vehicle, List<CepFact> readings, PatternSettings settings, Instant timeReached) {
         double interval = settings.maintenanceDue().intervalKm();
         List<Finding> found = new ArrayList<>();
-        VehicleTelemetry previous = null;
-        for (VehicleTelemetry r : readings) {
+        CepFact previous = null;
+        for (CepFact r : readings) {
             if (previous != null) {
-                long before = (long) Math.floor(previous.getOdometerKm() / interval);
-                long now = (long) Math.floor(r.getOdometerKm() / interval);
+                long before = (long) Math.floor(previous.getReading() / interval);
+                long now = (long) Math.floor(r.getReading() / interval);
                 if (now > before) {
-                    found.add(new Finding(r.getEnvelope().getEventId(), AlertType.MAINTENANCE_DUE, SubjectKind.VEHICLE,
-                            vehicle, List.of(previous.getEnvelope().getEventId(), r.getEnvelope().getEventId()),
-                            previous.getEnvelope().getOccurredAt(), r.getEnvelope().getOccurredAt(),
-                            Map.of("odometerKm", String.format(Locale.ROOT, "%.1f", r.getOdometerKm()),
+                    found.add(new Finding(r.getEventId(), AlertType.MAINTENANCE_DUE, SubjectKind.VEHICLE,
+                            vehicle, List.of(previous.getEventId(), r.getEventId()),
+                            SubjectPattern.at(previous), SubjectPattern.at(r),
+                            Map.of("odometerKm", String.format(Locale.ROOT, "%.1f", r.getReading()),
                                     "serviceMarkKm", String.format(Locale.ROOT, "%.0f", now * interval),
                                     "intervalKm", Double.toString(interval))));
                 }

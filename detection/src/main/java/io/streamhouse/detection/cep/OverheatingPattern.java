@@ -5,18 +5,23 @@ import io.streamhouse.domain.event.AlertType;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CepFact;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Engine overheating: a run of consecutive readings of one vehicle, each above {@code thresholdC} and hotter than the
  * one before, all within {@code window} of the first, at least {@code minReadings} long. It is reported as soon as the
  * run is long enough and revised while it grows (same anchor: the run's first reading), so the final alert holds the
  * whole run.
+ *
+ * <p>Kept per vehicle, for {@code 2 × window}: every reading's time and coolant temperature (a cool or falling reading
+ * ends a run, so it matters too).
  */
 public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry> {
 
@@ -31,16 +36,26 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
     }
 
     @Override
-    public List<Finding> find(String vehicle, List<VehicleTelemetry> readings, PatternSettings settings,
-                              Instant timeReached) {
+    public String subject(VehicleTelemetry r) {
+        return r.getVehicleId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(VehicleTelemetry r) {
+        return Optional.of(SubjectPattern.fact(r.getEnvelope(), "reading").setReading(r.getCoolantTempC()).build());
+    }
+
+    @Override
+    public List<Finding> find(String vehicle, List<CepFact> readings, PatternSettings settings, Instant timeReached) {
         PatternSettings.Overheating p = settings.overheating();
+        long window = p.window().toMillis();
         List<Finding> found = new ArrayList<>();
-        List<VehicleTelemetry> run = new ArrayList<>();
+        List<CepFact> run = new ArrayList<>();
         double last = Double.NEGATIVE_INFINITY;
-        for (VehicleTelemetry r : readings) {
-            double coolant = r.getCoolantTempC();
+        for (CepFact r : readings) {
+            double coolant = r.getReading();
             boolean continues = coolant > p.thresholdC() && coolant > last && !run.isEmpty()
-                    && !r.getEnvelope().getOccurredAt().isAfter(run.get(0).getEnvelope().getOccurredAt().plus(p.window()));
+                    && r.getOccurredAtMs() <= run.get(0).getOccurredAtMs() + window;
             if (!continues) {
                 emit(vehicle, run, p, found);
                 run.clear();
@@ -56,16 +71,16 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
         return found;
     }
 
-    private static void emit(String vehicle, List<VehicleTelemetry> run, PatternSettings.Overheating p, List<Finding> found) {
+    private static void emit(String vehicle, List<CepFact> run, PatternSettings.Overheating p, List<Finding> found) {
         if (run.size() < p.minReadings()) {
             return;
         }
-        VehicleTelemetry first = run.get(0);
-        VehicleTelemetry lastReading = run.get(run.size() - 1);
-        found.add(new Finding(first.getEnvelope().getEventId(), AlertType.ENGINE_OVERHEATING, SubjectKind.VEHICLE,
-                vehicle, run.stream().map(r -> r.getEnvelope().getEventId()).toList(),
-                first.getEnvelope().getOccurredAt(), lastReading.getEnvelope().getOccurredAt(),
-                Map.of("readings", Integer.toString(run.size()), "maxCoolantC", Double.toString(lastReading.getCoolantTempC()),
+        CepFact first = run.get(0);
+        CepFact lastReading = run.get(run.size() - 1);
+        found.add(new Finding(first.getEventId(), AlertType.ENGINE_OVERHEATING, SubjectKind.VEHICLE,
+                vehicle, run.stream().map(CepFact::getEventId).toList(),
+                SubjectPattern.at(first), SubjectPattern.at(lastReading),
+                Map.of("readings", Integer.toString(run.size()), "maxCoolantC", Double.toString(lastReading.getReading()),
                         "thresholdC", Double.toString(p.thresholdC()), "minReadings", Integer.toString(p.minReadings()),
                         "window", p.window().toString())));
     }

@@ -6,6 +6,7 @@ import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.SubjectKind;
+import io.streamhouse.domain.state.CepFact;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,8 +20,14 @@ import java.util.Optional;
  * time passes the deadline, and the breach is reported then ("never delivered" so far, the out-for-delivery scan as its
  * only event). A DELIVERED scan that arrives after the deadline revises it ("delivered late", both scans). Anchor: the
  * out-for-delivery scan.
+ *
+ * <p>Kept per parcel, for the retention (2 days by default): its out-for-delivery scans (with the promise) and
+ * delivery scans; other scans are not kept. The pending time-out is an event-time timer at each kept
+ * out-for-delivery scan's deadline; it is deleted when the scan leaves the state.
  */
 public final class ParcelSlaPattern implements SubjectPattern<ParcelScanned> {
+    private static final String OUT_FOR_DELIVERY = "out-for-delivery";
+    private static final String DELIVERED = "delivered";
 
     @Override
     public PatternSettings.Kind kind() {
@@ -33,50 +40,67 @@ public final class ParcelSlaPattern implements SubjectPattern<ParcelScanned> {
     }
 
     @Override
-    public List<Finding> find(String parcel, List<ParcelScanned> scans, PatternSettings settings, Instant timeReached) {
-        ParcelScanned outForDelivery = null;
-        ParcelScanned delivered = null;
-        for (ParcelScanned s : scans) {
-            if (s.getStatus() == ParcelStatus.OUT_FOR_DELIVERY) {
+    public String subject(ParcelScanned scan) {
+        return scan.getParcelId();
+    }
+
+    @Override
+    public Optional<CepFact> factOf(ParcelScanned scan) {
+        if (scan.getStatus() == ParcelStatus.OUT_FOR_DELIVERY) {
+            return Optional.of(SubjectPattern.fact(scan.getEnvelope(), OUT_FOR_DELIVERY)
+                    .setDueAtMs(scan.getPromisedBy() == null ? null : scan.getPromisedBy().toEpochMilli()).build());
+        }
+        if (scan.getStatus() == ParcelStatus.DELIVERED) {
+            return Optional.of(SubjectPattern.fact(scan.getEnvelope(), DELIVERED).build());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public List<Finding> find(String parcel, List<CepFact> scans, PatternSettings settings, Instant timeReached) {
+        CepFact outForDelivery = null;
+        CepFact delivered = null;
+        for (CepFact s : scans) {
+            if (OUT_FOR_DELIVERY.equals(s.getKind())) {
                 outForDelivery = s;
                 delivered = null;
-            } else if (s.getStatus() == ParcelStatus.DELIVERED && outForDelivery != null && delivered == null) {
+            } else if (DELIVERED.equals(s.getKind()) && outForDelivery != null && delivered == null) {
                 delivered = s;
             }
         }
-        if (outForDelivery == null || outForDelivery.getPromisedBy() == null) {
+        if (outForDelivery == null || outForDelivery.getDueAtMs() == null) {
             return List.of();
         }
-        Instant promisedBy = outForDelivery.getPromisedBy();
+        Instant promisedBy = Instant.ofEpochMilli(outForDelivery.getDueAtMs());
         Instant deadline = promisedBy.plus(settings.parcelSla().grace());
         List<String> ids;
         String outcome;
         if (delivered != null) {
-            if (!delivered.getEnvelope().getOccurredAt().isAfter(deadline)) {
+            if (!SubjectPattern.at(delivered).isAfter(deadline)) {
                 return List.of();
             }
-            ids = List.of(outForDelivery.getEnvelope().getEventId(), delivered.getEnvelope().getEventId());
+            ids = List.of(outForDelivery.getEventId(), delivered.getEventId());
             outcome = "delivered-late";
         } else {
             if (timeReached == null || !timeReached.isAfter(deadline)) {
                 return List.of();
             }
-            ids = List.of(outForDelivery.getEnvelope().getEventId());
+            ids = List.of(outForDelivery.getEventId());
             outcome = "never-delivered";
         }
-        return List.of(new Finding(outForDelivery.getEnvelope().getEventId(), AlertType.PARCEL_SLA_BREACH,
-                SubjectKind.PARCEL, parcel, ids, outForDelivery.getEnvelope().getOccurredAt(), deadline,
+        return List.of(new Finding(outForDelivery.getEventId(), AlertType.PARCEL_SLA_BREACH,
+                SubjectKind.PARCEL, parcel, ids, SubjectPattern.at(outForDelivery), deadline,
                 Map.of("outcome", outcome, "promisedBy", promisedBy.toString(),
                         "grace", settings.parcelSla().grace().toString())));
     }
 
     /** Out for delivery: evaluate once event time passes the deadline, even if the parcel is never scanned again. */
     @Override
-    public Optional<Instant> deadline(ParcelScanned event, PatternSettings settings) {
-        if (event.getStatus() != ParcelStatus.OUT_FOR_DELIVERY || event.getPromisedBy() == null) {
+    public Optional<Instant> deadline(CepFact fact, PatternSettings settings) {
+        if (!OUT_FOR_DELIVERY.equals(fact.getKind()) || fact.getDueAtMs() == null) {
             return Optional.empty();
         }
-        return Optional.of(event.getPromisedBy().plus(settings.parcelSla().grace()).plusMillis(1));
+        return Optional.of(Instant.ofEpochMilli(fact.getDueAtMs()).plus(settings.parcelSla().grace()).plusMillis(1));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.state.CepFact;
 
 import java.io.Serializable;
 import java.time.Duration;
@@ -10,9 +11,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A pattern over one subject's events (a card, a customer, a parcel, a vehicle), as a pure function of the subject's
- * history: the matcher re-runs it whenever the history changes, so an on-time event and a late one are treated the
- * same way, and the result does not depend on the order in which events arrived.
+ * A pattern over one subject's events (a card, a customer, a parcel, a vehicle), in two parts: what it needs of an
+ * event ({@link #factOf}: a few fields, or nothing when the event cannot take part in an occurrence; {@link #keeps}
+ * filters by the current thresholds), and a pure function of the subject's retained facts ({@link #find}). The matcher keeps only the facts, re-runs the function
+ * whenever they change, so an on-time event and a late one are treated the same way and the result does not depend on
+ * the order in which events arrived.
  *
  * @param <E> the event type on the subject's stream
  */
@@ -22,17 +25,36 @@ public interface SubjectPattern<E> extends Serializable {
 
     Envelope envelope(E event);
 
+    /** The subject the event is about: the key of the pattern's state (card token, customer, parcel, vehicle). */
+    String subject(E event);
+
     /**
-     * Every occurrence in the history.
+     * What this pattern needs of the event, or empty when the event can never take part in an occurrence (an online
+     * payment for impossible travel, a scan other than out-for-delivery or delivered, ...). It runs before the keyed
+     * exchange, so only these few fields cross the network and an event no pattern uses goes no further.
+     */
+    Optional<CepFact> factOf(E event);
+
+    /**
+     * Whether the matcher keeps the fact under these settings (a mid-size payment cannot be part of a card test): a
+     * fact not kept touches neither state nor timers. A threshold changed at runtime therefore classifies the facts
+     * that arrive after it.
+     */
+    default boolean keeps(CepFact fact, PatternSettings settings) {
+        return true;
+    }
+
+    /**
+     * Every occurrence in the facts.
      *
-     * @param history     the subject's retained events in event-time order (ties by event id), all at or before the
+     * @param facts       the subject's retained facts in event-time order (ties by event id), all at or before the
      *                    evaluation horizon
      * @param timeReached how far event time has certainly progressed, for patterns about something that did not happen
      *                    in time; {@code null} when that is unknown (the input ended): nothing then times out
      */
-    List<Finding> find(String subject, List<E> history, PatternSettings settings, Instant timeReached);
+    List<Finding> find(String subject, List<CepFact> facts, PatternSettings settings, Instant timeReached);
 
-    /** How long before the horizon events are kept. Occurrences must fit in {@code retention - guard}. */
+    /** How long before the horizon facts are kept. Occurrences must fit in {@code retention - guard}. */
     Duration retention(PatternSettings settings);
 
     /**
@@ -46,11 +68,17 @@ public interface SubjectPattern<E> extends Serializable {
     boolean enabled(PatternSettings settings);
 
     /** An event time at which the pattern must be evaluated even if no event arrives (a time-out), if any. */
-    default Optional<Instant> deadline(E event, PatternSettings settings) {
+    default Optional<Instant> deadline(CepFact fact, PatternSettings settings) {
         return Optional.empty();
     }
 
-    static Instant occurredAt(Envelope e) {
-        return e.getOccurredAt();
+    /** A fact of the event with its id and time, for a pattern to fill in. */
+    static CepFact.Builder fact(Envelope e, String kind) {
+        return CepFact.newBuilder().setEventId(e.getEventId()).setOccurredAtMs(e.getOccurredAt().toEpochMilli())
+                .setKind(kind);
+    }
+
+    static Instant at(CepFact fact) {
+        return Instant.ofEpochMilli(fact.getOccurredAtMs());
     }
 }

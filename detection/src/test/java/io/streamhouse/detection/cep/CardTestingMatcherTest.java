@@ -78,6 +78,26 @@ class CardTestingMatcherTest {
     }
 
     @Test
+    void aPaymentBetweenTheThresholdsTakesPartInNothingAndKeepsNeitherStateNorTimers() throws Exception {
+        matcher.send(payment("mid", Cards.ALICE, "40.00", T0));
+
+        assertThat(matcher.keyedStateEntries()).isZero();
+        assertThat(matcher.eventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aPendingSmallPaymentHoldsOneStateEntryAnEvaluationTimerAndOneCleanUpTimer() throws Exception {
+        matcher.send(payment("s1", Cards.STOLEN, "1.00", T0))
+                .send(payment("s2", Cards.STOLEN, "1.00", T0.plus(ONE_SECOND)));
+
+        assertThat(matcher.keyedStateEntries()).as("one value per card").isEqualTo(1);
+        assertThat(matcher.eventTimeTimers()).as("two evaluations and one clean-up").isEqualTo(3);
+
+        matcher.watermark(T0.plus(ONE_MINUTE));
+        assertThat(matcher.eventTimeTimers()).as("only the clean-up is left").isEqualTo(1);
+    }
+
+    @Test
     void outOfOrderWithinTheBoundIsSeenInEventTimeOrder() throws Exception {
         matcher.send(payment("s2", Cards.STOLEN, "1.00", T0.plus(ONE_MINUTE)))
                 .send(payment("big", Cards.STOLEN, "600.00", T0.plus(ONE_MINUTE.multipliedBy(3))))

@@ -3,9 +3,11 @@ package io.streamhouse.detection.cep;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.event.RuleDefinition;
+import io.streamhouse.domain.state.CepFact;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -15,14 +17,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link PatternMatcher} in Flink's operator test harness, driven the way the job drives it: events with their
- * event time, watermarks on the event input (the rules input holds none back), rules on the broadcast input.
+ * A {@link PatternMatcher} in Flink's operator test harness, driven the way the job drives it: events, as the facts
+ * the pattern makes of them ({@link FactsOf}), with their event time, watermarks on the event input (the rules input
+ * holds none back), rules on the broadcast input.
  */
 final class MatcherHarness<E> implements AutoCloseable {
     private final SubjectPattern<E> pattern;
     private final TypeInformation<E> type;
     private final KeySelector<E, String> key;
-    private KeyedBroadcastOperatorTestHarness<String, E, RuleDefinition, Alert> harness;
+    private KeyedBroadcastOperatorTestHarness<String, Tuple2<String, CepFact>, RuleDefinition, Alert> harness;
     private int taken;
 
     MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key) throws Exception {
@@ -34,14 +37,15 @@ final class MatcherHarness<E> implements AutoCloseable {
         this.pattern = pattern;
         this.type = type;
         this.key = key;
-        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher<>(pattern, type), key,
+        KeySelector<Tuple2<String, CepFact>, String> subject = t -> t.f0;
+        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher(pattern), subject,
                 Types.STRING, PatternMatcher.RULES);
         if (restoreFrom != null) {
             harness.close();
             harness = new KeyedBroadcastOperatorTestHarness<>(
                     new org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator<>(
-                            new PatternMatcher<>(pattern, type), List.of(PatternMatcher.RULES)),
-                    key, Types.STRING, 1, 1, 0);
+                            new PatternMatcher(pattern), List.of(PatternMatcher.RULES)),
+                    subject, Types.STRING, 1, 1, 0);
             harness.setup();
             harness.initializeState(restoreFrom);
             harness.open();
@@ -49,9 +53,13 @@ final class MatcherHarness<E> implements AutoCloseable {
         harness.processBroadcastWatermark(Long.MAX_VALUE);
     }
 
+    /** The event as the job delivers it to the matcher: its fact, if the pattern has one, keyed by subject. */
     MatcherHarness<E> send(E event) throws Exception {
         Envelope envelope = pattern.envelope(event);
-        harness.processElement(event, envelope.getOccurredAt().toEpochMilli());
+        var fact = pattern.factOf(event);
+        if (fact.isPresent()) {
+            harness.processElement(Tuple2.of(key.getKey(event), fact.get()), envelope.getOccurredAt().toEpochMilli());
+        }
         return this;
     }
 

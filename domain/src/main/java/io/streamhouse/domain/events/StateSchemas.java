@@ -6,8 +6,9 @@ import org.apache.avro.Schema;
 import java.util.List;
 
 /**
- * Schemas of state that processors keep in stores and so write to changelog topics. They are not events, but a
- * restore reads old changelog records with the current schema, so they are governed like events: released versions
+ * Schemas of state that processors keep in stores and so write to changelog topics, or in Flink keyed state and so in
+ * checkpoints and savepoints. They are not events, but a restore reads old state with the current schema, so they are
+ * governed like events: released versions
  * in {@code src/main/schema-history}, checked by the same compatibility test.
  */
 public enum StateSchemas {
@@ -16,7 +17,9 @@ public enum StateSchemas {
     PARCEL_TRACKING(io.streamhouse.domain.state.ParcelTracking.getClassSchema(), 1),
     VEHICLE_HEALTH(io.streamhouse.domain.state.VehicleHealth.getClassSchema(), 1),
     SUBJECT_ALERTS(io.streamhouse.domain.state.SubjectAlerts.getClassSchema(), 1),
-    CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 1);
+    CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 1),
+    /** Flink keyed state of the CEP matchers: a savepoint is read back with the current schema. */
+    CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 1);
 
     private final Schema schema;
     private final int version;
