@@ -36,6 +36,14 @@ public interface ApiConfig {
         @WithName("advertised-host")
         java.util.Optional<String> advertisedHost();
 
+        /**
+         * Stream threads of the serving application on this instance (up to the input topics' 6 partitions per
+         * instance are useful). Two let one thread process while the other waits on its exactly-once commit.
+         */
+        @WithName("stream-threads")
+        @io.smallrye.config.WithDefault("2")
+        int streamThreads();
+
         @WithName("commit-interval-ms")
         @io.smallrye.config.WithDefault("100")
         long commitIntervalMs();

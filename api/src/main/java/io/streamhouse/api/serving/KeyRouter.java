@@ -1,11 +1,11 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.projections.serving.ServingStores;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.StreamsNotStartedException;
 import org.apache.kafka.streams.errors.StreamsStoppedException;
@@ -37,7 +37,9 @@ import java.util.TreeSet;
  * and the two-instance test use it alike.
  *
  * <ol>
- *   <li>Streams metadata names the key's partition and its active and standby hosts.</li>
+ *   <li>The default partitioner names the key's partition; Streams metadata names that partition's active and
+ *       standby hosts. The metadata of a store is read once and reused for up to a second, and dropped at every
+ *       state change of the Streams client (a rebalance) and whenever the named owner does not answer.</li>
  *   <li>Active here: query the local store (active only). Active elsewhere: forward to that instance's internal
  *       endpoint, which answers from its local store.</li>
  *   <li>The owner cannot answer (killed, or the partition is moving in a rebalance): answer from a standby replica,
@@ -56,6 +58,7 @@ public final class KeyRouter {
     private final Forwarder forwarder;
     private final Map<String, Integer> partitionsByStore;
     private final PartitionLags lags;
+    private final String servedBy;
 
     /**
      * @param partitionsByStore partitions of each store (those of its input topics), to find a key's partition
@@ -67,6 +70,11 @@ public final class KeyRouter {
         this.forwarder = Objects.requireNonNull(forwarder, "forwarder");
         this.partitionsByStore = Map.copyOf(partitionsByStore);
         this.lags = new PartitionLags(streams);
+        this.servedBy = self.toString();
+        if (streams.state() == KafkaStreams.State.CREATED) {
+            // Partition owners change only in a rebalance, which changes the client's state: drop the cached owners.
+            streams.setStateListener((newState, oldState) -> invalidateMetadata());
+        }
     }
 
     public HostInfo self() {
@@ -79,34 +87,34 @@ public final class KeyRouter {
 
     /** The key's state now ({@code asOf} null) or as of an instant, from wherever it is held. */
     public <V extends SpecificRecord> Lookup<V> lookup(String store, String key, Instant asOf, Class<V> type) {
-        KeyQueryMetadata meta;
+        Owners owners;
         try {
-            meta = streams.queryMetadataForKey(store, key, KEYS);
+            owners = owners(store);
         } catch (StreamsNotStartedException | StreamsStoppedException | IllegalStateException e) {
             return new Lookup.Unavailable<>("the serving projections are " + streams.state());
         }
-        int partition = meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE ? meta.partition() : partitionOf(store, key);
+        int partition = partitionOf(store, key);
+        HostInfo active = owners == null ? null : owners.active().get(partition);
         List<String> tried = new ArrayList<>();
-        if (meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE && !isUnknown(meta.activeHost())) {
-            if (meta.activeHost().equals(self)) {
+        if (!isUnknown(active)) {
+            if (active.equals(self)) {
                 Lookup<V> local = local(store, key, partition, asOf, true);
                 if (!(local instanceof Lookup.Unavailable)) {
                     return local;
                 }
                 tried.add("here (" + ((Lookup.Unavailable<V>) local).reason() + ")");
             } else {
-                Lookup<V> remote = forward(meta.activeHost(), store, key, asOf, type);
+                Lookup<V> remote = forward(active, store, key, asOf, type);
                 if (!(remote instanceof Lookup.Unavailable)) {
                     return remote;
                 }
-                tried.add(meta.activeHost() + " (" + ((Lookup.Unavailable<V>) remote).reason() + ")");
+                tried.add(active + " (" + ((Lookup.Unavailable<V>) remote).reason() + ")");
             }
+            // The owner did not answer: the cached metadata may predate a rebalance; read it afresh next time.
+            invalidateMetadata();
         }
         // The owner did not answer: fall back to a replica, saying it is stale.
-        Set<HostInfo> standbys = new LinkedHashSet<>();
-        if (meta != null && meta != KeyQueryMetadata.NOT_AVAILABLE) {
-            standbys.addAll(meta.standbyHosts());
-        }
+        Set<HostInfo> standbys = new LinkedHashSet<>(owners == null ? List.of() : owners.standbys().getOrDefault(partition, List.of()));
         Lookup<V> here = local(store, key, partition, asOf, false);
         if (!(here instanceof Lookup.Unavailable)) {
             return here;
@@ -121,6 +129,75 @@ public final class KeyRouter {
             tried.add("standby " + standby);
         }
         return new Lookup.Unavailable<>("no replica of " + store + " partition " + partition + " answered: " + String.join("; ", tried));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // Which instance holds which partition of a store: Streams metadata, read once and reused.
+
+    /** Hosts of each partition of one store: its active host and its standby hosts. */
+    record Owners(long readAtNanos, Map<Integer, HostInfo> active, Map<Integer, List<HostInfo>> standbys) {
+    }
+
+    /** Reused at most this long, and dropped at every state change of the Streams client (a rebalance). */
+    static final long METADATA_TTL_NANOS = 1_000_000_000L;
+    private final Map<String, Owners> owners = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Forgets the cached metadata; the next lookup reads it from Streams again. */
+    public void invalidateMetadata() {
+        owners.clear();
+    }
+
+    /**
+     * The store's partition owners from Streams metadata, reused for up to a second: asking Streams for each key
+     * ({@code queryMetadataForKey}) was a quarter of a lookup's cost (JFR), while the answer changes only in a
+     * rebalance, which clears this cache through the state listener. Null while Streams has no metadata.
+     */
+    private Owners owners(String store) {
+        long now = System.nanoTime();
+        Owners cached = owners.get(store);
+        if (cached != null && now - cached.readAtNanos() < METADATA_TTL_NANOS) {
+            return cached;
+        }
+        List<String> inputs = ServingStores.INPUTS.getOrDefault(store, List.of());
+        Map<Integer, HostInfo> active = new HashMap<>();
+        Map<Integer, List<HostInfo>> standbys = new HashMap<>();
+        for (StreamsMetadata m : streams.streamsMetadataForStore(store)) {
+            if (isUnknown(m.hostInfo())) {
+                continue;
+            }
+            // A host's topic partitions are those of all its tasks: keep the partitions of this store's inputs.
+            for (var tp : m.topicPartitions()) {
+                if (isInputOf(inputs, tp.topic())) {
+                    active.put(tp.partition(), m.hostInfo());
+                }
+            }
+            if (m.standbyStateStoreNames().contains(store)) {
+                for (var tp : m.standbyTopicPartitions()) {
+                    if (isInputOf(inputs, tp.topic())) {
+                        List<HostInfo> hosts = standbys.computeIfAbsent(tp.partition(), p -> new ArrayList<>());
+                        if (!hosts.contains(m.hostInfo())) {
+                            hosts.add(m.hostInfo());
+                        }
+                    }
+                }
+            }
+        }
+        if (active.isEmpty() && standbys.isEmpty()) {
+            owners.remove(store);
+            return null; // no metadata (rebalancing, or not started): ask again next time
+        }
+        Owners fresh = new Owners(now, Map.copyOf(active), Map.copyOf(standbys));
+        owners.put(store, fresh);
+        return fresh;
+    }
+
+    private static boolean isInputOf(List<String> inputs, String topic) {
+        for (String input : inputs) {
+            if (topic.equals(input) || topic.endsWith("-" + input)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -151,14 +228,15 @@ public final class KeyRouter {
         if (result.isFailure()) {
             return new Lookup.Unavailable<>(result.getFailureReason() + ": " + result.getFailureMessage());
         }
-        Long lag = stale ? lags.standby(store, partition) : lags.active(store, partition);
+        PartitionLags.Reading lag = stale ? lags.standby(store, partition) : lags.active(store, partition);
+        Long lagAge = lag.ageMs(System.nanoTime());
         VersionedRecord<V> record = result.getResult();
         if (record == null) {
-            return new Lookup.NotFound<>(new Freshness(null, lag, stale, self.toString()));
+            return new Lookup.NotFound<>(new Freshness(null, lag.records(), lagAge, stale, servedBy));
         }
         Instant version = Instant.ofEpochMilli(record.timestamp());
         Instant validTo = record.validTo().isPresent() ? Instant.ofEpochMilli(record.validTo().get()) : null;
-        return new Lookup.Found<>(record.value(), version, validTo, new Freshness(version, lag, stale, self.toString()));
+        return new Lookup.Found<>(record.value(), version, validTo, new Freshness(version, lag.records(), lagAge, stale, servedBy));
     }
 
     /** Answer for the internal endpoint: this instance's replica (active preferred), keyed by the store's partitioner. */

@@ -16,19 +16,54 @@ import java.util.concurrent.ConcurrentHashMap;
  * partitions (records between the consumer position and the last stable offset, as of the last fetch; an idle,
  * caught-up partition reports 0). Standby: the changelog lag Streams reports for the local replica. The metric
  * index is rebuilt when a partition is not found in it, since tasks move between instances.
+ *
+ * <p>A reading is kept for {@link #TTL_MS} ms per partition and reused by the lookups meanwhile: reading the metrics
+ * (and above all {@code allLocalStorePartitionLags}, which visits every local store) on each lookup cost more than
+ * the store read. The answer says how old the reading is ({@link Freshness#lagAgeMs()}).
  */
 final class PartitionLags {
+    /** How long one lag reading is reused. */
+    static final long TTL_MS = 250;
+    private static final long TTL_NANOS = TTL_MS * 1_000_000L;
     private static final java.util.Set<String> INPUTS = ServingStores.INPUTS.values().stream()
             .flatMap(List::stream).collect(java.util.stream.Collectors.toUnmodifiableSet());
     private final KafkaStreams streams;
     private final Map<String, List<Metric>> recordsLag = new ConcurrentHashMap<>();
+    private final Map<String, Reading> readings = new ConcurrentHashMap<>();
+
+    /** A lag figure (null: unknown) and when it was read ({@link System#nanoTime()}). */
+    record Reading(Long records, long readAtNanos) {
+        /** @return the reading's age in ms at {@code nowNanos}, or null when the lag is unknown */
+        Long ageMs(long nowNanos) {
+            return records == null ? null : Math.max(0, (nowNanos - readAtNanos) / 1_000_000L);
+        }
+    }
 
     PartitionLags(KafkaStreams streams) {
         this.streams = streams;
     }
 
-    /** @return summed lag over the store's inputs at this partition, or null when no metric exists (yet) */
-    Long active(String store, int partition) {
+    /** Summed lag over the store's inputs at this partition (null records when no metric exists yet). */
+    Reading active(String store, int partition) {
+        return cached("a|" + store + "|" + partition, () -> readActive(store, partition));
+    }
+
+    /** The local replica's changelog lag (null records when this instance holds no replica of the partition). */
+    Reading standby(String store, int partition) {
+        return cached("s|" + store + "|" + partition, () -> readStandby(store, partition));
+    }
+
+    private Reading cached(String key, java.util.function.Supplier<Long> read) {
+        long now = System.nanoTime();
+        Reading r = readings.get(key);
+        if (r == null || now - r.readAtNanos() > TTL_NANOS) {
+            r = new Reading(read.get(), now);
+            readings.put(key, r);
+        }
+        return r;
+    }
+
+    private Long readActive(String store, int partition) {
         List<String> inputs = ServingStores.INPUTS.getOrDefault(store, List.of());
         long sum = 0;
         boolean any = false;
@@ -53,7 +88,7 @@ final class PartitionLags {
         return any ? sum : null;
     }
 
-    Long standby(String store, int partition) {
+    private Long readStandby(String store, int partition) {
         Map<Integer, LagInfo> lags = streams.allLocalStorePartitionLags().get(store);
         LagInfo lag = lags == null ? null : lags.get(partition);
         return lag == null ? null : lag.offsetLag();

@@ -77,7 +77,8 @@ public class ServingStreams {
         var cfg = ConfigProvider.getConfig();
         String stateDir = cfg.getOptionalValue("kafka-streams.state.dir", String.class).orElse("target/kafka-streams-state");
         Properties props = properties(config.serving().applicationId(), config.kafka().bootstrapServers(), self,
-                Path.of(stateDir, "serving-" + self.port()), config.serving().standbyReplicas(), config.serving().commitIntervalMs());
+                Path.of(stateDir, "serving-" + self.port()), config.serving().standbyReplicas(), config.serving().commitIntervalMs(),
+                config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
         KafkaStreams created = new KafkaStreams(ServingTopology.build(new ServingTopology.Config(config.serving().historyRetention()), serdes), props);
@@ -99,6 +100,11 @@ public class ServingStreams {
     /** What correctness needs is {@code put}; tunables are {@code putIfAbsent}. Shared with the two-instance test. */
     public static Properties properties(String applicationId, String bootstrap, HostInfo self, Path stateDir,
                                         int standbyReplicas, long commitIntervalMs) {
+        return properties(applicationId, bootstrap, self, stateDir, standbyReplicas, commitIntervalMs, 1);
+    }
+
+    public static Properties properties(String applicationId, String bootstrap, HostInfo self, Path stateDir,
+                                        int standbyReplicas, long commitIntervalMs, int streamThreads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -107,6 +113,7 @@ public class ServingStreams {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putIfAbsent(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
         props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        props.putIfAbsent(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
         // A killed instance is noticed after the session timeout; keep it short so its partitions move quickly.
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);

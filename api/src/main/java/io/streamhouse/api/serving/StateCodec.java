@@ -97,6 +97,7 @@ public final class StateCodec {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("lastEventAt", f.lastEventAt() == null ? null : f.lastEventAt().toEpochMilli());
         m.put("lagRecords", f.lagRecords());
+        m.put("lagAgeMs", f.lagAgeMs());
         m.put("stale", f.stale());
         m.put("servedBy", f.servedBy());
         return m;
@@ -105,8 +106,10 @@ public final class StateCodec {
     private static Freshness freshness(JsonNode n) {
         JsonNode last = n.get("lastEventAt");
         JsonNode lag = n.get("lagRecords");
+        JsonNode lagAge = n.get("lagAgeMs");
         return new Freshness(last == null || last.isNull() ? null : Instant.ofEpochMilli(last.asLong()),
-                lag == null || lag.isNull() ? null : lag.asLong(), n.get("stale").asBoolean(), n.get("servedBy").asText());
+                lag == null || lag.isNull() ? null : lag.asLong(), lagAge == null || lagAge.isNull() ? null : lagAge.asLong(),
+                n.get("stale").asBoolean(), n.get("servedBy").asText());
     }
 
     private static byte[] write(Map<String, Object> body) {

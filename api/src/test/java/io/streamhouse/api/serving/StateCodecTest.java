@@ -22,12 +22,12 @@ class StateCodecTest {
                 .setOrders(List.of(CustomerOrderEntry.newBuilder().setOrderId("o-1").setStatus("PLACED")
                         .setTotal(Monies.of("39.98", "EUR")).setChangedAt(Times.T0).build()))
                 .setSpend(Map.of("EUR", "39.9800")).setLastEventId("e-1").setLastEventAt(Times.T0).build();
-        Freshness freshness = new Freshness(Times.T0, 3L, true, "127.0.0.1:1");
+        Freshness freshness = new Freshness(Times.T0, 3L, 120L, true, "127.0.0.1:1");
         Lookup<CustomerState> found = StateCodec.decode(StateCodec.encode(
                 new Lookup.Found<>(state, Times.T0, Times.T0.plus(Times.ONE_HOUR), freshness)), CustomerState.class);
         assertThat(found).isEqualTo(new Lookup.Found<>(state, Times.T0, Times.T0.plus(Times.ONE_HOUR), freshness));
 
-        Freshness unknownLag = new Freshness(null, null, false, "h:2");
+        Freshness unknownLag = new Freshness(null, null, null, false, "h:2");
         assertThat(StateCodec.decode(StateCodec.encode(new Lookup.NotFound<CustomerState>(unknownLag)), CustomerState.class))
                 .isEqualTo(new Lookup.NotFound<CustomerState>(unknownLag));
         assertThat(StateCodec.decode(StateCodec.encode(new Lookup.Unavailable<CustomerState>("gone")), CustomerState.class))
