@@ -23,6 +23,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -277,13 +278,7 @@ public final class KeyRouter {
             unowned.add(p);
         }
         try {
-            for (StreamsMetadata m : streams.streamsMetadataForStore(store)) {
-                for (var tp : m.topicPartitions()) {
-                    if (unowned.remove(tp.partition())) {
-                        byHost.computeIfAbsent(m.hostInfo(), h -> new TreeSet<>()).add(tp.partition());
-                    }
-                }
-            }
+            byHost = feedHosts(streams.streamsMetadataForStore(store), ServingStores.INPUTS.getOrDefault(store, List.of()), unowned);
         } catch (StreamsNotStartedException | StreamsStoppedException | IllegalStateException e) {
             // no metadata: whatever is local
         }
@@ -311,6 +306,24 @@ public final class KeyRouter {
         entries.sort(Map.Entry.<String, V>comparingByKey(Comparator.reverseOrder()));
         List<Integer> sortedMissing = missing.stream().distinct().sorted().toList();
         return new StateCodec.Page<>(entries.size() > limit ? List.copyOf(entries.subList(0, limit)) : entries, sortedMissing);
+    }
+
+    /**
+     * Which host to ask for which of the store's partitions: the active owner of each, by the partitions of the
+     * store's own input topics. A host's metadata lists the topic partitions of all its tasks, and partition 3 of
+     * another sub-topology's input may be active elsewhere than the store's partition 3. The partitions assigned are
+     * removed from {@code unowned}; what is left there has no active owner.
+     */
+    static Map<HostInfo, Set<Integer>> feedHosts(Collection<StreamsMetadata> metadata, List<String> inputs, Set<Integer> unowned) {
+        Map<HostInfo, Set<Integer>> byHost = new HashMap<>();
+        for (StreamsMetadata m : metadata) {
+            for (var tp : m.topicPartitions()) {
+                if (isInputOf(inputs, tp.topic()) && unowned.remove(tp.partition())) {
+                    byHost.computeIfAbsent(m.hostInfo(), h -> new TreeSet<>()).add(tp.partition());
+                }
+            }
+        }
+        return byHost;
     }
 
     /** The newest entries below {@code beforeKey} of this instance's replicas (active preferred) of these partitions. */
