@@ -166,19 +166,14 @@ public final class KeyRouter {
             if (isUnknown(m.hostInfo())) {
                 continue;
             }
-            // A host's topic partitions are those of all its tasks: keep the partitions of this store's inputs.
-            for (var tp : m.topicPartitions()) {
-                if (isInputOf(inputs, tp.topic())) {
-                    active.put(tp.partition(), m.hostInfo());
-                }
+            for (int p : partitionsOf(inputs, m.topicPartitions())) {
+                active.put(p, m.hostInfo());
             }
             if (m.standbyStateStoreNames().contains(store)) {
-                for (var tp : m.standbyTopicPartitions()) {
-                    if (isInputOf(inputs, tp.topic())) {
-                        List<HostInfo> hosts = standbys.computeIfAbsent(tp.partition(), p -> new ArrayList<>());
-                        if (!hosts.contains(m.hostInfo())) {
-                            hosts.add(m.hostInfo());
-                        }
+                for (int p : partitionsOf(inputs, m.standbyTopicPartitions())) {
+                    List<HostInfo> hosts = standbys.computeIfAbsent(p, x -> new ArrayList<>());
+                    if (!hosts.contains(m.hostInfo())) {
+                        hosts.add(m.hostInfo());
                     }
                 }
             }
@@ -190,6 +185,20 @@ public final class KeyRouter {
         Owners fresh = new Owners(now, Map.copyOf(active), Map.copyOf(standbys));
         owners.put(store, fresh);
         return fresh;
+    }
+
+    /**
+     * The partitions of a store's inputs among a host's topic partitions: a host's metadata lists the partitions of
+     * all its tasks, and partition 3 of another sub-topology's input may be held elsewhere than the store's.
+     */
+    private static Set<Integer> partitionsOf(List<String> inputs, Set<org.apache.kafka.common.TopicPartition> held) {
+        Set<Integer> partitions = new TreeSet<>();
+        for (var tp : held) {
+            if (isInputOf(inputs, tp.topic())) {
+                partitions.add(tp.partition());
+            }
+        }
+        return partitions;
     }
 
     private static boolean isInputOf(List<String> inputs, String topic) {
@@ -309,17 +318,15 @@ public final class KeyRouter {
     }
 
     /**
-     * Which host to ask for which of the store's partitions: the active owner of each, by the partitions of the
-     * store's own input topics. A host's metadata lists the topic partitions of all its tasks, and partition 3 of
-     * another sub-topology's input may be active elsewhere than the store's partition 3. The partitions assigned are
-     * removed from {@code unowned}; what is left there has no active owner.
+     * Which host to ask for which of the store's partitions: the active owner of each ({@link #partitionsOf}). The
+     * partitions assigned are removed from {@code unowned}; what is left there has no active owner.
      */
     static Map<HostInfo, Set<Integer>> feedHosts(Collection<StreamsMetadata> metadata, List<String> inputs, Set<Integer> unowned) {
         Map<HostInfo, Set<Integer>> byHost = new HashMap<>();
         for (StreamsMetadata m : metadata) {
-            for (var tp : m.topicPartitions()) {
-                if (isInputOf(inputs, tp.topic()) && unowned.remove(tp.partition())) {
-                    byHost.computeIfAbsent(m.hostInfo(), h -> new TreeSet<>()).add(tp.partition());
+            for (int p : partitionsOf(inputs, m.topicPartitions())) {
+                if (unowned.remove(p)) {
+                    byHost.computeIfAbsent(m.hostInfo(), h -> new TreeSet<>()).add(p);
                 }
             }
         }

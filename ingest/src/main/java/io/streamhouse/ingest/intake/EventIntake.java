@@ -158,10 +158,7 @@ public class EventIntake {
                     }
                     Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                             ? error.getCause() : error;
-                    all.completeExceptionally(cause instanceof PublishException p ? p
-                            : cause instanceof TimeoutException
-                            ? new PublishException("no acknowledgement from " + topic.name() + " within " + log.timeout(), cause)
-                            : new PublishException("could not write to " + topic.name() + ": " + cause.getMessage(), cause));
+                    all.completeExceptionally(publishFailure(topic, cause));
                 });
         return all;
     }
@@ -176,13 +173,23 @@ public class EventIntake {
                 Thread.currentThread().interrupt();
                 throw new PublishException("interrupted while writing to " + topic.name(), e);
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof PublishException p ? p
-                        : new PublishException("could not write to " + topic.name() + ": " + e.getCause().getMessage(), e.getCause());
+                throw publishFailure(topic, e.getCause());
             } catch (TimeoutException e) {
-                throw new PublishException("no acknowledgement from " + topic.name() + " within " + log.timeout(), e);
+                throw publishFailure(topic, e);
             }
         }
         return result;
+    }
+
+    /** What a caller is told when an event was not acknowledged: in time, or at all. */
+    private PublishException publishFailure(Topic<String, ?> topic, Throwable cause) {
+        if (cause instanceof PublishException p) {
+            return p;
+        }
+        if (cause instanceof TimeoutException) {
+            return new PublishException("no acknowledgement from " + topic.name() + " within " + log.timeout(), cause);
+        }
+        return new PublishException("could not write to " + topic.name() + ": " + cause.getMessage(), cause);
     }
 
     private void abandon(List<AcceptedEvents.Claim> claims, Throwable why) {
