@@ -170,6 +170,10 @@ public final class BrokerMain {
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "4");
         p.put("num.recovery.threads.per.data.dir", "2");
+        // A producer that died mid-transaction (a killed Connect worker, Streams instance or Flink job) blocks every
+        // read_committed reader of its partitions until the coordinator aborts it. The coordinator looks for timed-out
+        // transactions every 10 s by default, on top of the producer's own timeout; once a second keeps failover short.
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         return p;
     }
 

@@ -19,6 +19,9 @@ public final class WorkerConfig {
     /** By name, not by class: this class is loaded by parents that have no Connect API on their classpath. */
     static final String CONVERTER = "io.streamhouse.connect.RegistryAvroConverter";
 
+    /** How long a killed worker's open transaction blocks its successor; see {@link #of}. */
+    static final String TRANSACTION_TIMEOUT_MS = "10000";
+
     private WorkerConfig() {
     }
 
@@ -52,6 +55,13 @@ public final class WorkerConfig {
         p.put("rebalance.timeout.ms", "20000");
         p.put("offset.flush.interval.ms", "1000");
         p.put("task.shutdown.graceful.timeout.ms", "5000");
+        // A worker killed mid-transaction leaves its transaction open on the offsets topic (the source task's
+        // producer) or the config topic (the leader's). The worker that replaces it reads both read_committed before
+        // it starts anything, so it waits until the broker aborts that transaction: after the producer's transaction
+        // timeout, 60 s by default. A poll's transaction lasts milliseconds, so 10 s bounds the failover instead.
+        // Unprefixed: the worker's own producers (config topic); "producer.": the source tasks' producers.
+        p.put("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
+        p.put("producer.transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         return p;
     }
 }
