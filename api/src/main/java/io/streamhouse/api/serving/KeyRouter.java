@@ -71,7 +71,7 @@ public final class KeyRouter {
         this.forwarder = Objects.requireNonNull(forwarder, "forwarder");
         this.partitionsByStore = Map.copyOf(partitionsByStore);
         this.lags = new PartitionLags(streams);
-        this.servedBy = self.toString();
+        this.servedBy = self.host() + ":" + self.port(); // what application.server says, not HostInfo{...}
         if (streams.state() == KafkaStreams.State.CREATED) {
             // Partition owners change only in a rebalance, which changes the client's state: drop the cached owners.
             streams.setStateListener((newState, oldState) -> invalidateMetadata());

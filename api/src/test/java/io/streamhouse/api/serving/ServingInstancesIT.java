@@ -127,7 +127,7 @@ class ServingInstancesIT {
                 }
             }
         });
-        assertThat(servedBy).as("both instances own some parcels").containsExactlyInAnyOrder(a.self.toString(), b.self.toString());
+        assertThat(servedBy).as("both instances own some parcels").containsExactlyInAnyOrder(a.self.host() + ":" + a.self.port(), b.self.host() + ":" + b.self.port());
 
         List<String> heldByB = new ArrayList<>();
         for (int i = 0; i < PARCELS; i++) {
@@ -166,7 +166,7 @@ class ServingInstancesIT {
         Views.ParcelView staleView = ((Answer.Ok<Views.ParcelView>) stale).view();
         assertThat(staleView.status()).isEqualTo("LOADED");
         assertThat(staleView.meta().freshness().stale()).isTrue();
-        assertThat(staleView.meta().freshness().servedBy()).isEqualTo(a.self.toString());
+        assertThat(staleView.meta().freshness().servedBy()).isEqualTo(a.self.host() + ":" + a.self.port());
 
         // Once the partitions moved to A, answers are fresh again and new events are applied.
         await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {

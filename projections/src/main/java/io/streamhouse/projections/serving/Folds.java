@@ -88,7 +88,7 @@ public final class Folds {
      * field, the scan history included, on each scan: the largest cost of this fold under load (JFR). Sharing is safe
      * because states are never mutated once built (the history list is replaced, never changed in place).
      */
-    private static ParcelTracking.Builder carriedOver(ParcelTracking previous) {
+    static ParcelTracking.Builder carriedOver(ParcelTracking previous) {
         return ParcelTracking.newBuilder().setParcelId(previous.getParcelId()).setStatus(previous.getStatus())
                 .setHubId(previous.getHubId()).setVehicleId(previous.getVehicleId()).setLocation(previous.getLocation())
                 .setPromisedBy(previous.getPromisedBy()).setDeliveredAt(previous.getDeliveredAt())
