@@ -3,13 +3,30 @@ package io.streamhouse.launcher;
 import io.streamhouse.platform.PlatformOptions;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 
 /** The launcher's command line. */
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
-                     int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge) {
+                     int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
+                     Set<Part> without) {
+
+    /**
+     * Parts of the stack that may be left out ({@code --without}): where they run elsewhere (a Connect cluster, a
+     * Flink cluster), or to measure the serving path alone on one machine. The broker, registry, PostgreSQL and the
+     * two apps are always started.
+     */
+    enum Part {
+        /** The Kafka Connect worker with the Debezium connector (and so the CDC demo). */
+        CDC,
+        /** The Flink CEP job. */
+        CEP
+    }
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
+                                    [--without cdc|cep|cdc,cep]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status""";
@@ -24,6 +41,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         long seed = 42;
         Path data = null;
         boolean exit = false, fresh = false, purge = false;
+        Set<Part> without = EnumSet.noneOf(Part.class);
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -33,6 +51,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--exit-after-demo" -> exit = true;
                 case "--fresh" -> fresh = true;
                 case "--purge" -> purge = true;
+                case "--without" -> without.addAll(parts(a, value(args, ++i, a)));
                 case "--data" -> data = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();
                 case "--ingest-port" -> ingest = port(a, value(args, ++i, a));
                 case "--api-port" -> api = port(a, value(args, ++i, a));
@@ -41,7 +60,24 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge);
+        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
+                Set.copyOf(without));
+    }
+
+    boolean runs(Part part) {
+        return !without.contains(part);
+    }
+
+    private static Set<Part> parts(String option, String raw) {
+        Set<Part> parts = EnumSet.noneOf(Part.class);
+        for (String name : raw.split(",")) {
+            try {
+                parts.add(Part.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + " takes cdc, cep or both (cdc,cep), not '" + name.trim() + "'");
+            }
+        }
+        return parts;
     }
 
     PlatformOptions platformOptions(Path dataDir) {

@@ -83,10 +83,14 @@ public final class Launcher {
             OUT.printf("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)%n", stack.platform.bootstrapServers(),
                     stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), seconds(began));
 
-            OUT.println("Starting change data capture (Kafka Connect worker, Debezium PostgreSQL connector) ...");
-            var connect = stack.platform.cdc();
-            OUT.printf("  Kafka Connect %s, connector %s capturing schema shop into shop.cdc.changes (%.1f s)%n",
-                    connect.restUrl(), io.streamhouse.connect.CdcConnector.DEFAULT_NAME, seconds(began));
+            if (options.runs(LaunchOptions.Part.CDC)) {
+                OUT.println("Starting change data capture (Kafka Connect worker, Debezium PostgreSQL connector) ...");
+                var connect = stack.platform.cdc();
+                OUT.printf("  Kafka Connect %s, connector %s capturing schema shop into shop.cdc.changes (%.1f s)%n",
+                        connect.restUrl(), io.streamhouse.connect.CdcConnector.DEFAULT_NAME, seconds(began));
+            } else {
+                OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
+            }
 
             Map<String, String> env = Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
@@ -101,17 +105,23 @@ public final class Launcher {
             stack.ingest.awaitReady(Duration.ofSeconds(90));
             stack.api.awaitReady(Duration.ofSeconds(90));
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
-            OUT.println("Starting the CEP job (Flink) ...");
-            stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
-                    stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
-            stack.cep.awaitReady(Duration.ofSeconds(90));
+            if (options.runs(LaunchOptions.Part.CEP)) {
+                OUT.println("Starting the CEP job (Flink) ...");
+                stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
+                        stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
+                stack.cep.awaitReady(Duration.ofSeconds(90));
+            } else {
+                OUT.println("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
+            }
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 
             boolean demoOk = true;
             if (options.demoCount() > 0) {
                 demoOk = demo(stack, options);
-                demoOk &= cdcDemo(stack);
+                if (options.runs(LaunchOptions.Part.CDC)) {
+                    demoOk &= cdcDemo(stack);
+                }
             }
             if (options.exitAfterDemo()) {
                 return demoOk ? 0 : 1;
@@ -189,8 +199,12 @@ public final class Launcher {
         OUT.println("  mcp (agents)    " + stack.api.url().resolve("/mcp") + "  (MCP streamable HTTP; SSE at /mcp/sse)");
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
-        OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
-        OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
+        if (stack.cep != null) {
+            OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
+        }
+        if (stack.platform.cdcSource().isPresent()) {
+            OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
+        }
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");

@@ -1,0 +1,32 @@
+package io.streamhouse.launcher;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LaunchOptionsTest {
+
+    @Test
+    void everythingRunsUnlessLeftOut() {
+        LaunchOptions all = LaunchOptions.parse(new String[]{"up"});
+        assertThat(all.runs(LaunchOptions.Part.CDC)).isTrue();
+        assertThat(all.runs(LaunchOptions.Part.CEP)).isTrue();
+
+        LaunchOptions servingOnly = LaunchOptions.parse(new String[]{"up", "--without", "cdc,CEP", "--no-demo"});
+        assertThat(servingOnly.runs(LaunchOptions.Part.CDC)).isFalse();
+        assertThat(servingOnly.runs(LaunchOptions.Part.CEP)).isFalse();
+
+        LaunchOptions noCep = LaunchOptions.parse(new String[]{"up", "--without", "cep"});
+        assertThat(noCep.runs(LaunchOptions.Part.CDC)).isTrue();
+        assertThat(noCep.runs(LaunchOptions.Part.CEP)).isFalse();
+    }
+
+    @Test
+    void anUnknownPartIsNamed() {
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--without", "cep,kafka"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'kafka'");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--without"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--without needs a value");
+    }
+}
