@@ -11,8 +11,11 @@ import java.util.regex.Pattern;
  * @param port        client port on 127.0.0.1; 0 lets the child pick a free one
  * @param wipeOnStart delete {@code dataDir} before the start (tests); false keeps topics and records (launcher)
  * @param maxHeap     the child's {@code -Xmx} value, e.g. {@code "384m"}
+ * @param fullJit     the JVM's full tiered JIT (C2): slower to warm up, but the broker then spends far less CPU per
+ *                    record, which matters when it shares a small machine with the apps under load; false stops at C1,
+ *                    which starts sooner and suits short test runs
  */
-public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap) {
+public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit) {
 
     /** Enough for development traffic. Measured: an idle broker with this heap has a resident size of ~230 MB. */
     public static final String DEFAULT_MAX_HEAP = "384m";
@@ -29,6 +32,11 @@ public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String 
         if (!HEAP.matcher(maxHeap).matches()) {
             throw new IllegalArgumentException("maxHeap must look like 384m or 1g, was " + maxHeap);
         }
+    }
+
+    /** C1 only, as for tests. */
+    public BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap) {
+        this(dataDir, port, wipeOnStart, maxHeap, false);
     }
 
     /** A fresh broker on a free port whose data is wiped first: for tests. */

@@ -199,7 +199,9 @@ public final class BrokerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + options.maxHeap());
-        command.add("-XX:TieredStopAtLevel=1");
+        if (!options.fullJit()) {
+            command.add("-XX:TieredStopAtLevel=1");
+        }
         command.add("-XX:+UseSerialGC");
         command.add("-XX:+ExitOnOutOfMemoryError");
         command.add("-XX:-UsePerfData");
