@@ -77,8 +77,9 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
- * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}: with RocksDB, Flink 2.1.1's
- * checkpoints of this job fail here (docs/benchmarks.md). Command in docs/benchmarks.md.
+ * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}. The classpath must not have
+ * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
+ * that first ({@link RocksDbLibrary}). Command in docs/benchmarks.md.
  */
 public final class CepBenchmark {
 
@@ -87,6 +88,7 @@ public final class CepBenchmark {
         int samples = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         List<Duration> intervals = Arrays.stream((args.length > 2 ? args[2] : "PT1S,PT0.1S,PT0.05S").split(","))
                 .map(Duration::parse).toList();
+        RocksDbLibrary.requireFrocksdb();
         try (EmbeddedPlatform platform = EmbeddedPlatform.start(PlatformOptions.forTests())) {
             Generation g = Generator.generate(GeneratorConfig.defaults(42, events));
             new KafkaTestIo(platform).send(g.events());
