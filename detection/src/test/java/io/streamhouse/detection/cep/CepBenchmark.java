@@ -71,8 +71,10 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  *   <li>one-event latency, per checkpoint interval: the CEP job as {@link CepMain} wires it (exactly-once sinks, RocksDB,
  *       checkpoints at that interval), started at the end of the log; one card test at a time, the time from sending
  *       the payment that completes it until its alert is read by a {@code read_committed} consumer of
- *       {@code alerts.fraud}. An exactly-once alert is visible only once the checkpoint after it commits, so the
- *       interval bounds the latency.</li>
+ *       {@code alerts.fraud}, and until a {@code read_uncommitted} one reads it (when the sink wrote it). An
+ *       exactly-once alert is visible only once the checkpoint after it commits, so the interval bounds the latency.
+ *       The completing payment is sent after a random pause within one interval ({@code -Dcep.bench.dephase=false}
+ *       sends it at once, right after the previous sample's commit: always just after a barrier).</li>
  * </ol>
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
@@ -226,6 +228,7 @@ public final class CepBenchmark {
     }
 
     private static void latency(EmbeddedPlatform platform, int samples, Duration interval) throws Exception {
+        boolean dephase = Boolean.parseBoolean(System.getProperty("cep.bench.dephase", "true"));
         String group = "bench-latency-" + UUID.randomUUID();
         startAtTheEnd(platform, group);
         Path checkpoints = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "bench-");
@@ -254,6 +257,7 @@ public final class CepBenchmark {
             // alerts carry the event time
             Instant t = Instant.parse("2026-01-01T00:00:00Z");
             String card = "tok_bench_latency_" + interval.toMillis();
+            java.util.Random phase = new java.util.Random(42);
             for (int i = 0; i < samples + 20; i++) {
                 t = t.plus(Duration.ofHours(1));
                 for (int s = 0; s < 3; s++) {
@@ -261,6 +265,12 @@ public final class CepBenchmark {
                             t.plusSeconds(s)));
                 }
                 producer.flush();
+                if (dephase) {
+                    // Each sample starts right after the previous alert's checkpoint committed, so without this pause
+                    // every completing payment would arrive at the same point of the checkpoint cycle, just after a
+                    // barrier, and wait a whole interval: traffic arrives at random points of the cycle.
+                    java.util.concurrent.locks.LockSupport.parkNanos((long) (phase.nextDouble() * interval.toNanos()));
+                }
                 String largeId = "b" + interval.toMillis() + "-" + i + "L";
                 long sent = System.nanoTime();
                 send(producer, serializer, topic, payment(largeId, card, "900.00", t.plusSeconds(10)));
@@ -297,8 +307,10 @@ public final class CepBenchmark {
             delete(local);
             delete(checkpoints);
         }
-        report("read_committed (exactly-once: after the checkpoint commits)", interval, committedMicros);
-        report("read_uncommitted (when the sink wrote it)", interval, uncommittedMicros);
+        String arrivals = dephase ? ", completing payments at random points of the checkpoint cycle"
+                : ", each sample right after the previous one's commit";
+        report("read_committed (exactly-once: after the checkpoint commits)" + arrivals, interval, committedMicros);
+        report("read_uncommitted (when the sink wrote it)" + arrivals, interval, uncommittedMicros);
     }
 
     private static void report(String what, Duration interval, List<Long> micros) {
