@@ -64,6 +64,7 @@ public final class CepMain {
 
     /** Submits the job to a MiniCluster in this JVM and waits for it to end (or for stdin to close). */
     static void runLocal(CepOptions options, PrintStream out, InputStream stdin) throws Exception {
+        RocksDbLibrary.requireFrocksdb(); // the job runs in this JVM: fail now rather than at every checkpoint
         Configuration conf = configuration(options);
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");

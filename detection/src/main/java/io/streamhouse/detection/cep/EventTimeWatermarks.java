@@ -10,7 +10,7 @@ import org.apache.flink.types.Either;
 
 /**
  * Watermarks of the job. Event time is the envelope's {@code occurredAt}; dead letters carry no event time and never
- * move the watermark. The rules stream is not event-time data: it holds no watermark back.
+ * move the watermark. The rules stream is not event-time data: it holds no watermark back, by being idle.
  */
 final class EventTimeWatermarks {
 
@@ -23,17 +23,28 @@ final class EventTimeWatermarks {
                 .withIdleness(config.idleness());
     }
 
+    /**
+     * For the rules stream, the second input of every matcher: always idle, never a watermark. A matcher's event time is
+     * the minimum over its <em>active</em> inputs, so an idle rules input leaves it to the events. A watermark of
+     * +&infin; here (what this stream emitted before) did the same only while the events' input was active: once that
+     * went idle (no event for the idleness timeout, e.g. a quiet night), the matcher's watermark became the rules'
+     * +&infin; — end of input — and, watermarks never going back, stayed there: every retained fact was dropped, and
+     * every later event evaluated alone and dropped, so nothing was detected again until a restart.
+     */
     static <T> WatermarkStrategy<T> notEventTime() {
-        return WatermarkStrategy.<T>forGenerator(ctx -> new WatermarkGenerator<>() {
-            @Override
-            public void onEvent(T event, long timestamp, WatermarkOutput output) {
-            }
+        return WatermarkStrategy.<T>forGenerator(ctx -> new AlwaysIdle<>());
+    }
 
-            @Override
-            public void onPeriodicEmit(WatermarkOutput output) {
-                output.emitWatermark(new Watermark(Long.MAX_VALUE));
-            }
-        });
+    static final class AlwaysIdle<T> implements WatermarkGenerator<T> {
+        @Override
+        public void onEvent(T event, long timestamp, WatermarkOutput output) {
+            output.markIdle();
+        }
+
+        @Override
+        public void onPeriodicEmit(WatermarkOutput output) {
+            output.markIdle();
+        }
     }
 
     /** Flink's bounded out-of-orderness, optionally emitting after every event. */

@@ -42,6 +42,11 @@ final class BoundedRun {
     }
 
     CepSources sources() {
+        return sources(RateLimiterStrategy.noOp());
+    }
+
+    /** Sources that emit at the pace the strategy allows, e.g. {@code perCheckpoint(n)}: n records per checkpoint. */
+    CepSources sources(RateLimiterStrategy pace) {
         String run = id;
         return new CepSources() {
             @Override
@@ -54,7 +59,7 @@ final class BoundedRun {
                     List<Either<DeadLetter, T>> records = (List<Either<DeadLetter, T>>) INPUTS.get(key);
                     return records.get(index.intValue());
                 };
-                return new DataGeneratorSource<>(next, count, RateLimiterStrategy.noOp(), type);
+                return new DataGeneratorSource<>(next, count, pace, type);
             }
         };
     }

@@ -205,4 +205,23 @@ class CardTestingMatcherTest {
         assertThat(matcher.newAlerts()).singleElement()
                 .satisfies(a -> assertThat(a.getMatchedEventIds()).containsExactly("evt-s1", "evt-s2", "evt-s3", "evt-big"));
     }
+
+    @Test
+    void aSecondBurstAnHourLaterIsAlertedTooWhileTheFirstBurstsCleanUpIsStillPending() throws Exception {
+        for (int b = 0; b < 3; b++) {
+            int burst = b;
+            java.time.Instant t = T0.plus(ONE_HOUR.multipliedBy(burst));
+            for (int s = 0; s < 3; s++) {
+                matcher.send(payment(burst + "s" + s, Cards.STOLEN, "1.00", t.plus(ONE_SECOND.multipliedBy(s))))
+                        .watermark(t.plus(ONE_SECOND.multipliedBy(s)).minusMillis(1));
+            }
+            matcher.send(payment(burst + "L", Cards.STOLEN, "900.00", t.plus(ONE_SECOND.multipliedBy(10))))
+                    .watermark(t.plus(ONE_SECOND.multipliedBy(10)).minusMillis(1))
+                    .send(payment(burst + "n", Cards.STOLEN, "10.00", t.plus(ONE_SECOND.multipliedBy(11))))
+                    .watermark(t.plus(ONE_SECOND.multipliedBy(11)).minusMillis(1));
+            assertThat(matcher.newAlerts()).as("burst " + burst).singleElement().satisfies(a -> assertThat(
+                    a.getMatchedEventIds()).containsExactly("evt-" + burst + "s0", "evt-" + burst + "s1",
+                    "evt-" + burst + "s2", "evt-" + burst + "L"));
+        }
+    }
 }

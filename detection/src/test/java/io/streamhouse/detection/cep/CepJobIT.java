@@ -123,6 +123,42 @@ class CepJobIT {
         }
     }
 
+    /**
+     * Event sources go idle when a topic is quiet for the idleness timeout (a quiet night); the matchers' event time
+     * must then wait for the events, not jump to the end of time because their other input, the rules, holds nothing
+     * back. It did jump before: every burst after the first quiet spell went undetected until a restart.
+     */
+    @Test
+    void aBurstAfterTheEventsWentIdleIsStillDetected() throws Exception {
+        String group = "cep-idle-" + UUID.randomUUID();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-idle-");
+        String card = "tok_idle_" + UUID.randomUUID();
+        Instant t0 = Instant.parse("2026-07-01T10:00:00Z");
+        kafka.startAtTheEnd(group); // the other tests' events would put this job's event time past t0
+        JobClient job = kafka.start(group, checkpoints, "--idleness", "PT0.2S", "--max-out-of-orderness", "PT0S");
+        try {
+            for (int burst = 0; burst < 2; burst++) {
+                Instant t = t0.plus(Duration.ofHours(burst));
+                String large = "idle-" + burst + "L-" + card;
+                kafka.send(List.of(tx(payment("idle-" + burst + "s0-" + card, card, "1.00", t)),
+                        tx(payment("idle-" + burst + "s1-" + card, card, "1.00", t.plusSeconds(1))),
+                        tx(payment("idle-" + burst + "s2-" + card, card, "1.00", t.plusSeconds(2))),
+                        tx(payment(large, card, "900.00", t.plusSeconds(10))),
+                        // moves the card's partition past the large payment
+                        tx(payment("idle-" + burst + "n-" + card, card, "10.00", t.plusSeconds(11)))));
+                // the earlier tests' cancelled jobs may hold read_committed readers back, so this reads what the sink
+                // wrote (see KafkaTestIo.alertsWritten)
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                        assertThat(kafka.alertsWritten()).as("burst starting " + t)
+                                .anySatisfy(a -> assertThat(a.getMatchedEventIds()).contains("evt-" + large)));
+                // the source commits its offsets with a checkpoint (every 0.5 s): by then the quiet topic is idle
+                awaitCommitted(group);
+            }
+        } finally {
+            job.cancel().get(30, TimeUnit.SECONDS);
+        }
+    }
+
     private void awaitCommitted(String group) {
         long end = kafka.endOffsets(Topics.TRANSACTION_REQUESTS);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))

@@ -73,6 +73,17 @@ class CepJobScoringTest {
 
     /** Runs the job on the generation's events, each topic in delivery order, and returns its outputs. */
     static BoundedRun run(Generation generation, int parallelism) throws Exception {
+        BoundedRun run = inputs(generation);
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
+        CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withWatermarkPerEvent(true), run.registry());
+        env.execute("cep-scoring");
+        return run;
+    }
+
+    /** A bounded run whose topics deliver the generation's events (each topic in delivery order) and the default rules. */
+    static BoundedRun inputs(Generation generation) {
         Map<EventKind, List<Either<DeadLetter, SpecificRecord>>> byKind = new java.util.EnumMap<>(EventKind.class);
         for (GeneratedEvent e : generation.events()) {
             byKind.computeIfAbsent(e.kind(), k -> new ArrayList<>()).add(Either.Right(e.value()));
@@ -83,11 +94,6 @@ class CepJobScoringTest {
         }
         run.input(Topics.RULES, io.streamhouse.domain.detection.PatternSettings.defaultDefinitions().stream()
                 .map(d -> Either.<DeadLetter, io.streamhouse.domain.event.RuleDefinition>Right(d)).toList());
-        Configuration conf = new Configuration();
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
-        CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withWatermarkPerEvent(true), run.registry());
-        env.execute("cep-scoring");
         return run;
     }
 
