@@ -99,11 +99,6 @@ public class ServingStreams {
 
     /** What correctness needs is {@code put}; tunables are {@code putIfAbsent}. Shared with the two-instance test. */
     public static Properties properties(String applicationId, String bootstrap, HostInfo self, Path stateDir,
-                                        int standbyReplicas, long commitIntervalMs) {
-        return properties(applicationId, bootstrap, self, stateDir, standbyReplicas, commitIntervalMs, 1);
-    }
-
-    public static Properties properties(String applicationId, String bootstrap, HostInfo self, Path stateDir,
                                         int standbyReplicas, long commitIntervalMs, int streamThreads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

@@ -39,7 +39,7 @@ final class ServingInstance implements AutoCloseable {
         }
         self = new HostInfo("127.0.0.1", http.getAddress().getPort());
         streams = new KafkaStreams(ServingTopology.build(ServingTopology.Config.defaults(), serdes),
-                ServingStreams.properties(applicationId, bootstrap, self, stateDir.resolve("i-" + self.port()), 1, 100));
+                ServingStreams.properties(applicationId, bootstrap, self, stateDir.resolve("i-" + self.port()), 1, 100, 1));
         router = new KeyRouter(streams, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)),
                 ServingStreams.partitionsByStore());
         queries = new ProjectionQueries(() -> router, clock);

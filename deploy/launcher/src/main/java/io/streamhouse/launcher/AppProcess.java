@@ -20,11 +20,6 @@ import java.util.concurrent.TimeUnit;
  * sees end of file and exits too.
  */
 public final class AppProcess implements AutoCloseable {
-    /**
-     * {@code c1}: the apps run with C1 only (a couple of seconds quicker to start on 2 cores); anything else, the
-     * default, keeps the full tiered JIT (C2), which sustains about 40 % more authorize throughput.
-     */
-    static final String JIT_ENV = "STREAMHOUSE_APP_JIT";
     private final String name;
     private final Process process;
     private final OutputStream stdin;
@@ -55,7 +50,7 @@ public final class AppProcess implements AutoCloseable {
         // and each crossing is a full collection (2 s seen on the api under the authorize benchmark).
         List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx" + maxHeap, "-XX:+UseSerialGC",
                 "-XX:MetaspaceSize=128m"));
-        if ("c1".equals(System.getenv(JIT_ENV))) {
+        if (!io.streamhouse.platform.JitChoice.fullJit()) {
             // C1 only: starts sooner, sustains less (docs/benchmarks.md, "Authorize").
             command.add("-XX:TieredStopAtLevel=1");
         }

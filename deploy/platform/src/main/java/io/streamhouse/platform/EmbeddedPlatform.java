@@ -97,8 +97,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private void startSteps() {
         // The platform stops its pieces in order (close()); their own shutdown hooks would race that.
         // A long-lived (launcher) broker gets the full JIT, as the launcher's apps do: under load a C1-only broker
-        // took most of a core of this 2-core machine (docs/benchmarks.md). STREAMHOUSE_APP_JIT=c1 opts out for all.
-        boolean fullJit = !options.ephemeral() && !"c1".equals(System.getenv("STREAMHOUSE_APP_JIT"));
+        // took most of a core of this 2-core machine (docs/benchmarks.md). JitChoice says when to opt out.
+        boolean fullJit = !options.ephemeral() && JitChoice.fullJit();
         broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
                 options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit)));
         broker.releaseShutdownHook();
