@@ -1,5 +1,6 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -17,6 +18,7 @@ import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.VersionedKeyQuery;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.VersionedKeyValueStore;
 import org.apache.kafka.streams.state.VersionedRecord;
 
 import java.net.URLEncoder;
@@ -41,8 +43,9 @@ import java.util.TreeSet;
  *   <li>The default partitioner names the key's partition; Streams metadata names that partition's active and
  *       standby hosts. The metadata of a store is read once and reused for up to a second, and dropped at every
  *       state change of the Streams client (a rebalance) and whenever the named owner does not answer.</li>
- *   <li>Active here: query the local store (active only). Active elsewhere: forward to that instance's internal
- *       endpoint, which answers from its local store.</li>
+ *   <li>Active here: read the local store (active only; the latest value straight from the store the running task
+ *       holds open, {@link OpenStores}, anything else by an IQv2 query). Active elsewhere: forward to that instance's
+ *       internal endpoint, which answers from its local store.</li>
  *   <li>The owner cannot answer (killed, or the partition is moving in a rebalance): answer from a standby replica,
  *       here or on another instance, marked {@code stale} with the replica's lag, instead of failing.</li>
  *   <li>No metadata (rebalancing): any local replica of the key's partition, marked stale.</li>
@@ -60,13 +63,19 @@ public final class KeyRouter {
     private final Map<String, Integer> partitionsByStore;
     private final PartitionLags lags;
     private final String servedBy;
+    private final OpenStores openStores;
 
     /**
+     * @param openStores        the registry the topology of {@code streams} was built with: a lookup of the latest
+     *                          value on an active partition here reads that store directly (see {@link OpenStores});
+     *                          standby and {@code asOf} reads go through IQv2
      * @param partitionsByStore partitions of each store (those of its input topics), to find a key's partition
      *                          when Streams has no metadata during a rebalance
      */
-    public KeyRouter(KafkaStreams streams, HostInfo self, Forwarder forwarder, Map<String, Integer> partitionsByStore) {
+    public KeyRouter(KafkaStreams streams, OpenStores openStores, HostInfo self, Forwarder forwarder,
+                     Map<String, Integer> partitionsByStore) {
         this.streams = Objects.requireNonNull(streams, "streams");
+        this.openStores = Objects.requireNonNull(openStores, "openStores");
         this.self = Objects.requireNonNull(self, "self");
         this.forwarder = Objects.requireNonNull(forwarder, "forwarder");
         this.partitionsByStore = Map.copyOf(partitionsByStore);
@@ -216,6 +225,21 @@ public final class KeyRouter {
      * @param activeOnly true: only an active task answers; false: the active task if here, else a standby (stale)
      */
     public <V> Lookup<V> local(String store, String key, int partition, Instant asOf, boolean activeOnly) {
+        if (asOf == null) {
+            VersionedKeyValueStore<String, V> open = openStores.active(store, partition);
+            if (open != null) {
+                VersionedRecord<V> latest;
+                try {
+                    latest = open.get(key);
+                } catch (RuntimeException e) {
+                    latest = null;
+                    open = null; // closed in between (a rebalance): ask Streams, which knows what is here now
+                }
+                if (open != null) {
+                    return answer(latest, store, partition, streams.state() != KafkaStreams.State.RUNNING);
+                }
+            }
+        }
         VersionedKeyQuery<String, V> query = asOf == null ? VersionedKeyQuery.withKey(key) : VersionedKeyQuery.<String, V>withKey(key).asOf(asOf);
         StateQueryRequest<VersionedRecord<V>> active = StateQueryRequest.inStore(store).withQuery(query)
                 .withPartitions(Set.of(partition)).requireActive();
@@ -238,9 +262,12 @@ public final class KeyRouter {
         if (result.isFailure()) {
             return new Lookup.Unavailable<>(result.getFailureReason() + ": " + result.getFailureMessage());
         }
+        return answer(result.getResult(), store, partition, stale);
+    }
+
+    private <V> Lookup<V> answer(VersionedRecord<V> record, String store, int partition, boolean stale) {
         PartitionLags.Reading lag = stale ? lags.standby(store, partition) : lags.active(store, partition);
         Long lagAge = lag.ageMs(System.nanoTime());
-        VersionedRecord<V> record = result.getResult();
         if (record == null) {
             return new Lookup.NotFound<>(new Freshness(null, lag.records(), lagAge, stale, servedBy));
         }

@@ -5,6 +5,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -81,12 +82,14 @@ public class ServingStreams {
                 config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
-        KafkaStreams created = new KafkaStreams(ServingTopology.build(new ServingTopology.Config(config.serving().historyRetention()), serdes), props);
+        OpenStores openStores = new OpenStores();
+        KafkaStreams created = new KafkaStreams(ServingTopology.build(
+                new ServingTopology.Config(config.serving().historyRetention()), serdes, openStores), props);
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Serving projections thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        router = new KeyRouter(created, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
+        router = new KeyRouter(created, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
         streams = created;
         if (registries.isResolvable()) {
             // Streams' own metrics (records-lag, process rates, commit latency) on /q/metrics, tagged kafka.*

@@ -3,6 +3,7 @@ package io.streamhouse.api.serving;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingTopology;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
@@ -26,6 +27,7 @@ import java.util.Optional;
 final class ServingInstance implements AutoCloseable {
     final HttpServer http;
     final KafkaStreams streams;
+    final OpenStores openStores;
     final KeyRouter router;
     final ProjectionQueries queries;
     final HostInfo self;
@@ -38,9 +40,10 @@ final class ServingInstance implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         self = new HostInfo("127.0.0.1", http.getAddress().getPort());
-        streams = new KafkaStreams(ServingTopology.build(ServingTopology.Config.defaults(), serdes),
+        openStores = new OpenStores();
+        streams = new KafkaStreams(ServingTopology.build(ServingTopology.Config.defaults(), serdes, openStores),
                 ServingStreams.properties(applicationId, bootstrap, self, stateDir.resolve("i-" + self.port()), 1, 100, 1));
-        router = new KeyRouter(streams, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)),
+        router = new KeyRouter(streams, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)),
                 ServingStreams.partitionsByStore());
         queries = new ProjectionQueries(() -> router, clock);
         http.createContext("/internal/v1/", this::handle);

@@ -128,6 +128,14 @@ class ServingInstancesIT {
             }
         });
         assertThat(servedBy).as("both instances own some parcels").containsExactlyInAnyOrder(a.self.host() + ":" + a.self.port(), b.self.host() + ":" + b.self.port());
+        // Each partition's store is open for direct reads on exactly the instance whose task is active for it.
+        assertThat(a.openStores.openPartitions(ServingStores.PARCEL_TRACKING) + b.openStores.openPartitions(ServingStores.PARCEL_TRACKING))
+                .isEqualTo(Topics.PARCEL_SCANS.partitions());
+        for (int p = 0; p < Topics.PARCEL_SCANS.partitions(); p++) {
+            assertThat(a.openStores.active(ServingStores.PARCEL_TRACKING, p) == null)
+                    .as("partition %d open on exactly one instance", p)
+                    .isNotEqualTo(b.openStores.active(ServingStores.PARCEL_TRACKING, p) == null);
+        }
 
         List<String> heldByB = new ArrayList<>();
         for (int i = 0; i < PARCELS; i++) {
@@ -160,6 +168,7 @@ class ServingInstancesIT {
         });
 
         b.close();
+        assertThat(b.openStores.openPartitions(ServingStores.PARCEL_TRACKING)).as("a closed instance holds no store open").isZero();
         // Until the group notices (session timeout), metadata still names B: the standby answers, marked stale.
         var stale = a.queries.parcel(remote, null);
         assertThat(stale).isInstanceOf(Answer.Ok.class);
@@ -173,6 +182,7 @@ class ServingInstancesIT {
             var answer = a.queries.parcel(remote, null);
             assertThat(answer).isInstanceOf(Answer.Ok.class);
             assertThat(((Answer.Ok<Views.ParcelView>) answer).view().meta().freshness().stale()).isFalse();
+            assertThat(a.openStores.openPartitions(ServingStores.PARCEL_TRACKING)).isEqualTo(Topics.PARCEL_SCANS.partitions());
         });
         EventLog.send(Topics.PARCEL_SCANS, remote, scan(remote, "it-after-kill", ParcelStatus.OUT_FOR_DELIVERY, T2.plusSeconds(60)));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

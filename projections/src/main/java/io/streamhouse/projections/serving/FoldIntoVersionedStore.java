@@ -38,12 +38,14 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     private final Function<E, Instant> eventTime;
     private final Function<E, byte[]> encode;
     private final Function<E, String> deadLetterTopic;
+    private final OpenStores openStores;
     private ProcessorContext<String, byte[]> context;
     private VersionedKeyValueStore<String, V> store;
 
     FoldIntoVersionedStore(String storeName, Fold<E, V> fold, Function<E, Instant> eventTime,
-                           Function<E, byte[]> encode, Function<E, String> deadLetterTopic) {
+                           Function<E, byte[]> encode, Function<E, String> deadLetterTopic, OpenStores openStores) {
         this.storeName = storeName;
+        this.openStores = openStores;
         this.fold = fold;
         this.eventTime = eventTime;
         this.encode = encode;
@@ -54,6 +56,15 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
+        openStores.opened(storeName, context.taskId().partition(), store);
+    }
+
+    /** Streams closes the processor whenever the task stops being active and running: its store leaves the registry. */
+    @Override
+    public void close() {
+        if (store != null) {
+            openStores.closed(storeName, context.taskId().partition(), store);
+        }
     }
 
     @Override

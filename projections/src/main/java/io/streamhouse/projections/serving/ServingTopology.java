@@ -66,12 +66,17 @@ public final class ServingTopology {
     }
 
     public static Topology build(Config config, TopicSerdes serdes) {
+        return build(config, serdes, new OpenStores());
+    }
+
+    /** @param openStores where the running tasks register their open versioned stores, for direct key lookups */
+    public static Topology build(Config config, TopicSerdes serdes, OpenStores openStores) {
         StreamsBuilder builder = new StreamsBuilder();
-        addTo(builder, config, serdes);
+        addTo(builder, config, serdes, openStores);
         return builder.build();
     }
 
-    public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes) {
+    public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes, OpenStores openStores) {
         addVersionedStore(builder, config, ServingStores.PARCEL_TRACKING, serdes.stateSerde(ParcelTracking.class));
         addVersionedStore(builder, config, ServingStores.VEHICLE_HEALTH, serdes.stateSerde(VehicleHealth.class));
         addVersionedStore(builder, config, ServingStores.SUBJECT_ALERTS, serdes.stateSerde(SubjectAlerts.class));
@@ -82,13 +87,13 @@ public final class ServingTopology {
         deadLetter(read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
                 .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
                                 (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS)),
+                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS), openStores),
                         Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING), "serving-parcel-tracking");
 
         deadLetter(read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
                 .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,
                                 (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(Topics.VEHICLE_TELEMETRY)),
+                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(Topics.VEHICLE_TELEMETRY), openStores),
                         Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH), "serving-vehicle-health");
 
         KStream<String, Alert> alerts = read(builder, serdes, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
@@ -98,7 +103,7 @@ public final class ServingTopology {
                         Named.as("serving-alerts-merge-maintenance"));
         deadLetter(alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
                         (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                        encoder(serdes, Topics.FRAUD_ALERTS), ServingTopology::alertDeadLetterTopic),
+                        encoder(serdes, Topics.FRAUD_ALERTS), ServingTopology::alertDeadLetterTopic, openStores),
                 Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
         alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
 
@@ -129,7 +134,7 @@ public final class ServingTopology {
                                         : e instanceof TransactionDecision ? decisionEncoder.apply((TransactionDecision) e)
                                         : customerEncoder.apply((CustomerEvent) e),
                                 e -> deadLetterTopic(e instanceof OrderEvent ? Topics.ORDERS
-                                        : e instanceof TransactionDecision ? Topics.TRANSACTION_DECISIONS : Topics.CUSTOMERS)),
+                                        : e instanceof TransactionDecision ? Topics.TRANSACTION_DECISIONS : Topics.CUSTOMERS), openStores),
                         Named.as("serving-customer-state"), ServingStores.CUSTOMER_STATE), "serving-customer-state");
     }
 

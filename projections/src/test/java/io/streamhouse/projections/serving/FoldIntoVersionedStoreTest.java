@@ -34,7 +34,7 @@ class FoldIntoVersionedStoreTest {
                                 throw new IllegalStateException("cannot fold " + e);
                             }
                             return prev == null ? e : prev + "," + e;
-                        }, e -> Instant.ofEpochMilli(1000), e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq"), "s"), "test");
+                        }, e -> Instant.ofEpochMilli(1000), e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq", new OpenStores()), "s"), "test");
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fold-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

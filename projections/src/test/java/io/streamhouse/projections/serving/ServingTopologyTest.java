@@ -60,6 +60,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Given events on the domain topics, expect the serving stores (latest and as of earlier instants) and dead letters. */
 class ServingTopologyTest {
     private final TopicSerdes serdes = new RegistryTopicSerdes(new InMemorySchemaRegistryClient());
+    private final OpenStores openStores = new OpenStores();
     private TopologyTestDriver driver;
 
     @BeforeEach
@@ -68,12 +69,14 @@ class ServingTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "serving-topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(ServingTopology.build(ServingTopology.Config.defaults(), serdes), props);
+        driver = new TopologyTestDriver(ServingTopology.build(ServingTopology.Config.defaults(), serdes, openStores), props);
     }
 
     @AfterEach
     void stop() {
-        driver.close();
+        if (driver != null) {
+            driver.close();
+        }
     }
 
     private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
@@ -88,6 +91,23 @@ class ServingTopologyTest {
 
     private <V> VersionedKeyValueStore<String, V> versioned(String name) {
         return driver.getVersionedKeyValueStore(name);
+    }
+
+    @Test
+    void runningTasksRegisterTheirOpenStoresForDirectLookupsAndClosingThemUnregisters() {
+        input(Topics.PARCEL_SCANS).pipeInput("P-1042", scan("s1", ParcelStatus.RECEIVED_AT_HUB, Hubs.ROTTERDAM, null, Times.T0));
+        for (String store : List.of(ServingStores.PARCEL_TRACKING, ServingStores.VEHICLE_HEALTH, ServingStores.SUBJECT_ALERTS,
+                ServingStores.CUSTOMER_STATE)) {
+            assertThat(openStores.openPartitions(store)).as(store).isEqualTo(1);
+        }
+        VersionedKeyValueStore<String, ParcelTracking> direct = openStores.active(ServingStores.PARCEL_TRACKING, 0);
+        assertThat(direct.get("P-1042").value().getStatus()).as("the same store the task writes")
+                .isEqualTo("RECEIVED_AT_HUB");
+        assertThat(openStores.<ParcelTracking>active(ServingStores.PARCEL_TRACKING, 1)).as("no task of partition 1 here").isNull();
+
+        driver.close();
+        driver = null;
+        assertThat(openStores.openPartitions(ServingStores.PARCEL_TRACKING)).as("closed tasks leave the registry").isZero();
     }
 
     @Test

@@ -1,0 +1,57 @@
+package io.streamhouse.projections.serving;
+
+import org.apache.kafka.streams.state.VersionedKeyValueStore;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The versioned serving stores that this Kafka Streams instance's active, running tasks hold open, by store name and
+ * partition: a key lookup on an active partition here reads the store directly instead of through
+ * {@code KafkaStreams.query}.
+ *
+ * <p><b>Why.</b> Every IQv2 query copies the set of all tasks of every stream thread (and, with the state updater,
+ * takes its lock) to find the one task it needs: a quarter of a parcel lookup's CPU in a profile (docs/benchmarks.md,
+ * "Serving"), more than the store read itself. The store and its read path are the same ones IQv2 uses (the metered
+ * versioned store, its serde); only the search for the task is skipped.
+ *
+ * <p><b>Guarantees.</b> A store is registered when its task's processor is initialised, which Streams does only once
+ * the task is active and restored (RUNNING), and removed when the processor is closed, which Streams does whenever
+ * the task is suspended or closed, clean or dirty (a rebalance, a migration, a failure, shutdown). So a store found
+ * here answers exactly as {@code StateQueryRequest.requireActive()} would. A read racing with a close can still meet a
+ * closed store; callers treat any exception as "not here" and fall back to IQv2, which also serves standbys and
+ * {@code asOf} reads. One instance per {@code KafkaStreams} instance (several may share a JVM).
+ */
+public final class OpenStores {
+    private record Key(String store, int partition) {
+    }
+
+    private final Map<Key, VersionedKeyValueStore<String, ?>> open = new ConcurrentHashMap<>();
+
+    void opened(String store, int partition, VersionedKeyValueStore<String, ?> handle) {
+        open.put(new Key(store, partition), Objects.requireNonNull(handle, "handle"));
+    }
+
+    /** Removes the store only if it is still this handle (a new task may already have registered its own). */
+    void closed(String store, int partition, VersionedKeyValueStore<String, ?> handle) {
+        open.remove(new Key(store, partition), handle);
+    }
+
+    /** The store of this partition if an active, running task here holds it open; null otherwise. */
+    @SuppressWarnings("unchecked")
+    public <V> VersionedKeyValueStore<String, V> active(String store, int partition) {
+        return (VersionedKeyValueStore<String, V>) open.get(new Key(store, partition));
+    }
+
+    /** How many partitions of the store are open here (for tests and diagnostics). */
+    public int openPartitions(String store) {
+        int n = 0;
+        for (Key k : open.keySet()) {
+            if (k.store().equals(store)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
