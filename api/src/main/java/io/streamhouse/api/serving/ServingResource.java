@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class ServingResource {
-    static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
     private static final Pattern CURSOR = Pattern.compile("\\d{13}\\|[A-Za-z0-9._:-]{1,128}");
     private static final int MAX_LIMIT = 500;
 
@@ -88,7 +87,7 @@ public class ServingResource {
 
     /** The instant asked for (null for now), or a 400 naming the bad field. */
     private static Instant validated(String what, String id, String asOf) {
-        if (!ID.matcher(id).matches()) {
+        if (!isId(id)) {
             throw problem(Problems.of(400, "Bad " + what + " id", "id must be 1-64 letters, digits or . _ : -",
                     List.of(new Problems.FieldError("id", "invalid " + what + " id"))));
         }
@@ -101,6 +100,24 @@ public class ServingResource {
             throw problem(Problems.of(400, "Bad asOf", "asOf must be an ISO-8601 instant such as 2026-03-02T09:00:00Z",
                     List.of(new Problems.FieldError("asOf", "not an ISO-8601 instant: '" + asOf + "'"))));
         }
+    }
+
+    /**
+     * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,63}}, checked by hand: the regular expression was 3 % of a lookup's CPU.
+     */
+    static boolean isId(String id) {
+        int n = id.length();
+        if (n < 1 || n > 64) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = id.charAt(i);
+            boolean alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!alnum && (i == 0 || (c != '.' && c != '_' && c != ':' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
