@@ -23,6 +23,11 @@ import java.util.Optional;
  * <p>Kept per vehicle, for {@code 2 × window}: every reading's time and coolant temperature (a cool or falling reading
  * ends a run, so it matters too). The tail ({@link #tailStart}) is the current run, or the last reading: an in-order
  * reading is evaluated against it alone; the rest is read again only for a late reading.
+ *
+ * <p>A hot rising run longer than the window is split where the window ends and the next run starts there. With the
+ * tail that split is made once, as the readings are evaluated in order; a re-scan of the retained history (a late
+ * reading, a threshold change) starts from the oldest retained reading and may split a run whose beginning was pruned
+ * differently — the guard (one window) keeps most such fragments out, not all.
  */
 public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry> {
 
