@@ -76,6 +76,11 @@ public final class MaintenanceDuePattern implements SubjectPattern<VehicleTeleme
     }
 
     @Override
+    public boolean splitsHistory() {
+        return true;
+    }
+
+    @Override
     public Duration retention(PatternSettings settings) {
         return Duration.ofHours(1);
     }

@@ -108,6 +108,11 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
     }
 
     @Override
+    public boolean splitsHistory() {
+        return true;
+    }
+
+    @Override
     public Duration retention(PatternSettings settings) {
         return settings.overheating().window().multipliedBy(2);
     }

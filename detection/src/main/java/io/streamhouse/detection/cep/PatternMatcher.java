@@ -52,14 +52,21 @@ import java.util.Set;
  *       clean-up timer; where the settled facts are.</li>
  *   <li>{@code settled-facts}, a map of the retained, evaluated facts before the tail, one entry per fact under a
  *       per-key sequence number given in event-time order (so the oldest is the entry under {@code settledFrom}).</li>
+ *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time (the key of their
+ *       evaluation timer): an in-order fact is one entry written and one timer, nothing else read.</li>
  * </ul>
+ * The two maps are used by patterns that {@link SubjectPattern#splitsHistory split their history} (the telemetry
+ * ones); the others keep pending facts in the value as well, and their map states stay empty.
  * <p>Why this layout: the two telemetry patterns keep an hour (maintenance) or ten minutes (overheating) of a
  * vehicle's readings, and with the whole history in one value every reading decoded and re-encoded all of it twice
  * (on arrival and at its evaluation) — 87 % of the matchers' time in a profile, growing with the reporting rate. But
  * an in-order reading can only make or change an occurrence together with the last reading (maintenance) or the
- * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — the
- * value read and written on arrival and at evaluation, plus one map write when a fact leaves the tail and one delete
- * and one read when it leaves the retention. The history before the tail is read again only when it can matter:
+ * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — one
+ * pending entry written on arrival, then at its evaluation that entry read and deleted and the value read and
+ * written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
+ * retention. Pending readings are kept apart because a job catching up on a backlog (or a watermark held back by a
+ * slow partition) can have many readings per vehicle waiting for their time: in the value, each arrival rewrote all
+ * of them (seen in a profile of the benchmark after the tail alone had been introduced). The history before the tail is read again only when it can matter:
  * a late fact that lands before the value's last evaluated fact (or a duplicate of a settled one), and the first
  * evaluation after the thresholds changed (the tail was cut under the old ones: {@code settingsHash}); then the
  * pattern runs over every retained fact, as it always did, and only the map entries that moved or changed are
@@ -99,10 +106,13 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     static final String STATE = "subject-facts";
     /** Name of the per-key map of the facts before the tail, by a sequence number in event-time order. */
     static final String SETTLED = "settled-facts";
+    /** Name of the per-key map of the facts event time has not reached yet, by event time (patterns that split). */
+    static final String PENDING = "pending-facts";
 
     private final SubjectPattern<?> pattern;
     private transient ValueState<CepSubjectState> state;
     private transient MapState<Long, CepFact> settled;
+    private transient MapState<Long, List<CepFact>> pending;
     private transient PatternSettings settings;
     private transient int settingsHash;
 
@@ -115,6 +125,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         state = getRuntimeContext().getState(new ValueStateDescriptor<>(STATE, new AvroTypeInfo<>(CepSubjectState.class)));
         settled = getRuntimeContext().getMapState(
                 new MapStateDescriptor<>(SETTLED, Types.LONG, new AvroTypeInfo<>(CepFact.class)));
+        pending = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(PENDING, Types.LONG, Types.LIST(new AvroTypeInfo<>(CepFact.class))));
     }
 
     @Override
@@ -130,6 +142,38 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         long retention = pattern.retention(s).toMillis();
         if (watermark != Long.MIN_VALUE && at < watermark - retention) {
             return; // older than anything still retained: it can no longer change an occurrence
+        }
+        if (pattern.splitsHistory() && at > watermark) {
+            // In order: it waits for its time apart; the value (the tail, a few facts) is read for the clean-up timer
+            // and written only to arm it; the other waiting facts are not touched.
+            CepSubjectState current = state.value();
+            if (current != null && current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
+                return;
+            }
+            List<CepFact> sameTime = pending.get(at);
+            List<CepFact> waiting = sameTime == null ? new ArrayList<>(1) : new ArrayList<>(sameTime);
+            int position = waiting.size();
+            for (int i = 0; i < waiting.size(); i++) {
+                if (waiting.get(i).getEventId().equals(fact.getEventId())) {
+                    return; // a repeated event
+                }
+                if (ORDER.compare(waiting.get(i), fact) > 0 && position == waiting.size()) {
+                    position = i;
+                }
+            }
+            waiting.add(position, fact);
+            pending.put(at, waiting);
+            ctx.timerService().registerEventTimeTimer(at);
+            if (current == null || current.getCleanupAtMs() == null) {
+                if (current == null) {
+                    current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+                }
+                long cleanupAt = at + retention + 1;
+                ctx.timerService().registerEventTimeTimer(cleanupAt);
+                current.setCleanupAtMs(cleanupAt);
+                state.update(current);
+            }
+            return;
         }
         CepSubjectState current = state.value();
         if (current == null) {
@@ -176,15 +220,30 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
+        List<CepFact> arrived = pattern.splitsHistory() ? pending.get(timestamp) : null;
         CepSubjectState current = state.value();
         if (current == null) {
-            return;
+            if (arrived == null) {
+                return;
+            }
+            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
         }
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
         TimerService timers = ctx.timerService();
         boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp;
-        boolean due = false;
-        for (CepFact f : current.getFacts()) {
+        boolean due = arrived != null;
+        if (arrived != null) {
+            pending.remove(timestamp);
+            List<CepFact> facts = current.getFacts();
+            for (CepFact fact : arrived) {
+                int position = facts.size();
+                while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
+                    position--;
+                }
+                facts.add(position, fact);
+            }
+        }
+        for (CepFact f : due ? List.<CepFact>of() : current.getFacts()) {
             if (f.getOccurredAtMs() == timestamp
                     || pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
                 due = true;
@@ -359,13 +418,32 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     .ifPresent(timers::deleteEventTimeTimer);
         }
         if (kept.isEmpty()) {
-            if (current.getCleanupAtMs() != null) {
-                timers.deleteEventTimeTimer(current.getCleanupAtMs());
-            }
             if (from < next || history != null) {
                 settled.clear();
             }
-            state.clear();
+            Long newestWaiting = newestPending();
+            if (newestWaiting != null) {
+                // Facts still wait for their time (and their timers): keep where history was cut, and the clean-up.
+                if (drop > 0 || droppedAny) {
+                    Long dropped = current.getDroppedBeforeMs();
+                    current.setDroppedBeforeMs(dropped == null ? cutoff : Math.max(dropped, cutoff));
+                }
+                current.setFacts(new ArrayList<>());
+                current.setSettledFrom(next);
+                current.setSettledNext(next);
+                current.setSettledHeadAtMs(null);
+                if (current.getCleanupAtMs() == null) {
+                    long cleanupAt = newestWaiting + pattern.retention(s).toMillis() + 1;
+                    timers.registerEventTimeTimer(cleanupAt);
+                    current.setCleanupAtMs(cleanupAt);
+                }
+                state.update(current);
+            } else {
+                if (current.getCleanupAtMs() != null) {
+                    timers.deleteEventTimeTimer(current.getCleanupAtMs());
+                }
+                state.clear();
+            }
             return;
         }
         if (drop > 0 || droppedAny) {
@@ -413,11 +491,34 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         current.setFacts(new ArrayList<>(kept.subList(tail, kept.size())));
         if (current.getCleanupAtMs() == null) {
             List<CepFact> left = current.getFacts();
-            long cleanupAt = left.get(left.size() - 1).getOccurredAtMs() + pattern.retention(s).toMillis() + 1;
+            long newest = left.get(left.size() - 1).getOccurredAtMs();
+            Long newestWaiting = newestPending();
+            if (newestWaiting != null && newestWaiting > newest) {
+                newest = newestWaiting;
+            }
+            long cleanupAt = newest + pattern.retention(s).toMillis() + 1;
             timers.registerEventTimeTimer(cleanupAt);
             current.setCleanupAtMs(cleanupAt);
         }
         state.update(current);
+    }
+
+    /**
+     * The newest time a fact waits for in {@code pending-facts}, or null: read only when the clean-up timer is re-armed
+     * (once per retention, or when the history runs out), so that it is armed at the newest fact, as with every fact in
+     * the value.
+     */
+    private Long newestPending() throws Exception {
+        if (!pattern.splitsHistory()) {
+            return null;
+        }
+        Long newest = null;
+        for (Long at : pending.keys()) {
+            if (newest == null || at > newest) {
+                newest = at;
+            }
+        }
+        return newest;
     }
 
     /** Timers are one per key and time: another fact's evaluation, deadline or the clean-up may share this one. */

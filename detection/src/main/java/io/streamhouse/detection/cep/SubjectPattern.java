@@ -72,6 +72,16 @@ public interface SubjectPattern<E> extends Serializable {
         return 0;
     }
 
+    /**
+     * Whether the matcher keeps only the tail in the per-subject value, the facts before it apart (one map entry each)
+     * and the facts event time has not reached yet apart too (by event time), so that an in-order fact costs the same
+     * however many facts the subject has retained or pending. For patterns with a long history and a short
+     * {@link #tailStart tail}; such a pattern has no {@link #deadline deadlines}. Default: everything in one value.
+     */
+    default boolean splitsHistory() {
+        return false;
+    }
+
     /** How long before the horizon facts are kept. Occurrences must fit in {@code retention - guard}. */
     Duration retention(PatternSettings settings);
 

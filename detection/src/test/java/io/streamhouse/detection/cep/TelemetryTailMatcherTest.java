@@ -94,6 +94,27 @@ class TelemetryTailMatcherTest {
     }
 
     @Test
+    void aReadingWaitingForItsTimeOutlivesTheCleanUpOfAnOlderOneAnHourBeforeIt() throws Exception {
+        try (var m = matcher(new MaintenanceDuePattern())) {
+            m.send(reading("m1", TRUCK, 90, 14_999.0, minute(0))).watermark(minute(1));
+            m.send(reading("m2", TRUCK, 90, 15_001.0, minute(120)));
+            assertThat(m.keyedStateEntries()).as("the evaluated reading in the value, the waiting one apart").isEqualTo(2);
+
+            m.watermark(minute(61));
+            assertThat(m.newAlerts()).isEmpty();
+            assertThat(m.keyedStateEntries()).as("m1 dropped; where history was cut, and m2 waiting").isEqualTo(2);
+            assertThat(m.eventTimeTimers()).as("m2's evaluation, and the clean-up re-armed after m2").isEqualTo(2);
+
+            m.watermark(minute(120));
+            assertThat(m.newAlerts()).as("m1 was dropped: nothing before m2 to compare with, as before").isEmpty();
+
+            m.watermark(minute(180).plusMillis(1));
+            assertThat(m.keyedStateEntries()).isZero();
+            assertThat(m.eventTimeTimers()).isZero();
+        }
+    }
+
+    @Test
     void aLateReadingInsideARunAfterSettledCoolReadingsRevisesTheOverheatingAlert() throws Exception {
         try (var m = matcher(new OverheatingPattern())) {
             for (int i = 0; i < 4; i++) {
