@@ -53,7 +53,8 @@ import java.util.Set;
  *   <li>{@code settled-facts}, a map of the retained, evaluated facts before the tail, one entry per fact under a
  *       per-key sequence number given in event-time order (so the oldest is the entry under {@code settledFrom}).</li>
  *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time (the key of their
- *       evaluation timer): an in-order fact is one entry written and one timer, nothing else read.</li>
+ *       evaluation timer): an in-order fact is one entry written and one timer; the value (the tail) is read to know
+ *       whether the clean-up timer is armed, and written only to arm it.</li>
  * </ul>
  * The two maps are used by patterns that {@link SubjectPattern#splitsHistory split their history} (the telemetry
  * ones); the others keep pending facts in the value as well, and their map states stay empty.
@@ -62,8 +63,8 @@ import java.util.Set;
  * (on arrival and at its evaluation) — 87 % of the matchers' time in a profile, growing with the reporting rate. But
  * an in-order reading can only make or change an occurrence together with the last reading (maintenance) or the
  * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — one
- * pending entry written on arrival, then at its evaluation that entry read and deleted and the value read and
- * written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
+ * pending entry written (and the small value read) on arrival, then at its evaluation that entry read and deleted and
+ * the value read and written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
  * retention. Pending readings are kept apart because a job catching up on a backlog (or a watermark held back by a
  * slow partition) can have many readings per vehicle waiting for their time: in the value, each arrival rewrote all
  * of them (seen in a profile of the benchmark after the tail alone had been introduced). The history before the tail is read again only when it can matter:
@@ -92,8 +93,9 @@ import java.util.Set;
  * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
  * settled ones from the oldest; the map is read only when one goes). Each
  * key has at most one clean-up timer, at its newest fact's time plus the retention (re-armed when it fires and newer
- * facts remain); once no fact is left, the key's state and its remaining timers are deleted. A repeated event id is
- * dropped (the log is at-least-once per event id).
+ * facts remain; the facts waiting in {@code pending-facts} count, found by reading that map's keys only then); once no
+ * fact is left, the key's state and its remaining timers are deleted. A repeated event id is dropped (the log is
+ * at-least-once per event id).
  */
 public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, Tuple2<String, CepFact>, RuleDefinition, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(PatternMatcher.class);
