@@ -21,7 +21,13 @@ import java.util.Optional;
  * whole run.
  *
  * <p>Kept per vehicle, for {@code 2 × window}: every reading's time and coolant temperature (a cool or falling reading
- * ends a run, so it matters too).
+ * ends a run, so it matters too). The tail ({@link #tailStart}) is the current run, or the last reading: an in-order
+ * reading is evaluated against it alone; the rest is read again only for a late reading.
+ *
+ * <p>A hot rising run longer than the window is split where the window ends and the next run starts there. With the
+ * tail that split is made once, as the readings are evaluated in order; a re-scan of the retained history (a late
+ * reading, a threshold change) starts from the oldest retained reading and may split a run whose beginning was pruned
+ * differently — the guard (one window) keeps most such fragments out, not all.
  */
 public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry> {
 
@@ -47,28 +53,44 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
 
     @Override
     public List<Finding> find(String vehicle, List<CepFact> readings, PatternSettings settings, Instant timeReached) {
-        PatternSettings.Overheating p = settings.overheating();
-        long window = p.window().toMillis();
         List<Finding> found = new ArrayList<>();
-        List<CepFact> run = new ArrayList<>();
+        scan(vehicle, readings, settings.overheating(), found);
+        return found;
+    }
+
+    /** The current run (the next reading can only continue it or end it), or the last reading when it ends none. */
+    @Override
+    public int tailStart(List<CepFact> evaluated, PatternSettings settings) {
+        int runStart = scan(null, evaluated, settings.overheating(), null);
+        return runStart < 0 ? evaluated.size() - 1 : runStart;
+    }
+
+    /**
+     * Splits the readings into runs, adding each run long enough to {@code found} (when not null); returns the index
+     * where the run that the last reading belongs to begins, or -1 when the last reading is in none (not hot). A run
+     * begins at a hot reading whatever came before it, so scanning from a run's first reading finds that run again.
+     */
+    private static int scan(String vehicle, List<CepFact> readings, PatternSettings.Overheating p, List<Finding> found) {
+        long window = p.window().toMillis();
+        int runStart = -1;
         double last = Double.NEGATIVE_INFINITY;
-        for (CepFact r : readings) {
+        for (int i = 0; i < readings.size(); i++) {
+            CepFact r = readings.get(i);
             double coolant = r.getReading();
-            boolean continues = coolant > p.thresholdC() && coolant > last && !run.isEmpty()
-                    && r.getOccurredAtMs() <= run.get(0).getOccurredAtMs() + window;
+            boolean continues = runStart >= 0 && coolant > p.thresholdC() && coolant > last
+                    && r.getOccurredAtMs() <= readings.get(runStart).getOccurredAtMs() + window;
             if (!continues) {
-                emit(vehicle, run, p, found);
-                run.clear();
-                if (coolant > p.thresholdC()) {
-                    run.add(r);
+                if (runStart >= 0 && found != null) {
+                    emit(vehicle, readings.subList(runStart, i), p, found);
                 }
-            } else {
-                run.add(r);
+                runStart = coolant > p.thresholdC() ? i : -1;
             }
             last = coolant;
         }
-        emit(vehicle, run, p, found);
-        return found;
+        if (runStart >= 0 && found != null) {
+            emit(vehicle, readings.subList(runStart, readings.size()), p, found);
+        }
+        return runStart;
     }
 
     private static void emit(String vehicle, List<CepFact> run, PatternSettings.Overheating p, List<Finding> found) {
@@ -83,6 +105,11 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
                 Map.of("readings", Integer.toString(run.size()), "maxCoolantC", Double.toString(lastReading.getReading()),
                         "thresholdC", Double.toString(p.thresholdC()), "minReadings", Integer.toString(p.minReadings()),
                         "window", p.window().toString())));
+    }
+
+    @Override
+    public boolean splitsHistory() {
+        return true;
     }
 
     @Override

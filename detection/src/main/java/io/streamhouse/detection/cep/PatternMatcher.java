@@ -7,6 +7,7 @@ import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.CepSubjectState;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ReadOnlyBroadcastState;
 import org.apache.flink.api.common.state.ValueState;
@@ -22,10 +23,14 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs one {@link SubjectPattern} per key (card, customer, parcel, vehicle) in event time, with thresholds from
@@ -37,11 +42,40 @@ import java.util.Map;
  * and its parameters are read from the rules broadcast at every evaluation: a new {@code cep-*} definition on
  * {@code rules.definitions} applies from the next evaluation, no restart.
  *
- * <p><b>State: one value per key.</b> Its input is facts, not events ({@link FactsOf}, before the keyed exchange): the
- * few fields of an event the pattern needs. It keeps the subject's facts ({@link SubjectPattern#keeps}), each with the
- * alert last reported with it as anchor, where history was cut, and the key's clean-up timer: a
- * {@link CepSubjectState} (Avro), read and written once per evaluation. A fact not kept touches neither state nor
- * timers.
+ * <p><b>State: a value per key, and a map for a long history.</b> The input is facts, not events ({@link FactsOf},
+ * before the keyed exchange): the few fields of an event the pattern needs. A fact not kept
+ * ({@link SubjectPattern#keeps}) touches neither state nor timers. Per key:
+ * <ul>
+ *   <li>{@code subject-facts}, one {@link CepSubjectState} (Avro): the facts the next in-order evaluation needs — the
+ *       pattern's <i>tail</i> of the evaluated facts ({@link SubjectPattern#tailStart}) and the facts event time has
+ *       not reached yet — each with the alert last reported with it as anchor; where history was cut; the key's
+ *       clean-up timer; where the settled facts are.</li>
+ *   <li>{@code settled-facts}, a map of the retained, evaluated facts before the tail, one entry per fact under a
+ *       per-key sequence number given in event-time order (so the oldest is the entry under {@code settledFrom}).</li>
+ *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time (the key of their
+ *       evaluation timer): an in-order fact is one entry written and one timer; the value (the tail) is read to know
+ *       whether the clean-up timer is armed, and written only to arm it.</li>
+ * </ul>
+ * The two maps are used by patterns that {@link SubjectPattern#splitsHistory split their history} (the telemetry
+ * ones); the others keep pending facts in the value as well, and their map states stay empty.
+ * <p>Why this layout: the two telemetry patterns keep an hour (maintenance) or ten minutes (overheating) of a
+ * vehicle's readings, and with the whole history in one value every reading decoded and re-encoded all of it twice
+ * (on arrival and at its evaluation) — 87 % of the matchers' time in a profile, growing with the reporting rate. But
+ * an in-order reading can only make or change an occurrence together with the last reading (maintenance) or the
+ * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — one
+ * pending entry written (and the small value read) on arrival, then at its evaluation that entry read and deleted and
+ * the value read and written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
+ * retention. Pending readings are kept apart because a job catching up on a backlog (or a watermark held back by a
+ * slow partition) can have many readings per vehicle waiting for their time: in the value, each arrival rewrote all
+ * of them (seen in a profile of the benchmark after the tail alone had been introduced). The history before the tail is read again only when it can matter:
+ * a late fact that lands before the value's last evaluated fact (or a duplicate of a settled one), and the first
+ * evaluation after the thresholds changed (the tail was cut under the old ones: {@code settingsHash}); then the
+ * pattern runs over every retained fact, as it always did, and only the map entries that moved or changed are
+ * rewritten. A sequence number rather than the event time keys the map because pruning must find the oldest entry
+ * without iterating, and Flink promises no iteration order. Patterns with a short history (card testing, impossible
+ * travel, account takeover, parcel SLA) keep the default tail, every fact: their map stays empty and they work as
+ * before, one value read and written per evaluation. A value written before the map existed (schema v1) is the
+ * same thing as a value whose tail is everything, so it is read as it is and split at its first evaluation.
  *
  * <p><b>Event time.</b> A fact is added when its event arrives and evaluated once, when the watermark passes its time
  * (an event-time timer), so out-of-order events within the watermark's bound are seen in event-time order. Patterns
@@ -56,10 +90,12 @@ import java.util.Map;
  * alerts are facts on the log, and a fraud flag is better kept than silently dropped. An event older than the
  * pattern's retention behind the watermark cannot change anything and is only recorded.
  *
- * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation. Each
+ * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
+ * settled ones from the oldest; the map is read only when one goes). Each
  * key has at most one clean-up timer, at its newest fact's time plus the retention (re-armed when it fires and newer
- * facts remain); once no fact is left, the key's state and its remaining timers are deleted. A repeated event id is
- * dropped (the log is at-least-once per event id).
+ * facts remain; the facts waiting in {@code pending-facts} count, found by reading that map's keys only then); once no
+ * fact is left, the key's state and its remaining timers are deleted. A repeated event id is dropped (the log is
+ * at-least-once per event id).
  */
 public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, Tuple2<String, CepFact>, RuleDefinition, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(PatternMatcher.class);
@@ -68,12 +104,19 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     public static final MapStateDescriptor<String, RuleDefinition> RULES = new MapStateDescriptor<>(
             "cep-pattern-rules", Types.STRING, new AvroTypeInfo<>(RuleDefinition.class));
 
-    /** Name of the per-key state; the per-event {@code history}/{@code reported}/{@code dropped-before} it replaced are gone. */
+    /** Name of the per-key value: the tail and the pending facts, and what the key's timers and history are. */
     static final String STATE = "subject-facts";
+    /** Name of the per-key map of the facts before the tail, by a sequence number in event-time order. */
+    static final String SETTLED = "settled-facts";
+    /** Name of the per-key map of the facts event time has not reached yet, by event time (patterns that split). */
+    static final String PENDING = "pending-facts";
 
     private final SubjectPattern<?> pattern;
     private transient ValueState<CepSubjectState> state;
+    private transient MapState<Long, CepFact> settled;
+    private transient MapState<Long, List<CepFact>> pending;
     private transient PatternSettings settings;
+    private transient int settingsHash;
 
     public PatternMatcher(SubjectPattern<?> pattern) {
         this.pattern = pattern;
@@ -82,6 +125,10 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     @Override
     public void open(OpenContext openContext) {
         state = getRuntimeContext().getState(new ValueStateDescriptor<>(STATE, new AvroTypeInfo<>(CepSubjectState.class)));
+        settled = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(SETTLED, Types.LONG, new AvroTypeInfo<>(CepFact.class)));
+        pending = getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(PENDING, Types.LONG, Types.LIST(new AvroTypeInfo<>(CepFact.class))));
     }
 
     @Override
@@ -97,6 +144,38 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         long retention = pattern.retention(s).toMillis();
         if (watermark != Long.MIN_VALUE && at < watermark - retention) {
             return; // older than anything still retained: it can no longer change an occurrence
+        }
+        if (pattern.splitsHistory() && at > watermark) {
+            // In order: it waits for its time apart; the value (the tail, a few facts) is read for the clean-up timer
+            // and written only to arm it; the other waiting facts are not touched.
+            CepSubjectState current = state.value();
+            if (current != null && current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
+                return;
+            }
+            List<CepFact> sameTime = pending.get(at);
+            List<CepFact> waiting = sameTime == null ? new ArrayList<>(1) : new ArrayList<>(sameTime);
+            int position = waiting.size();
+            for (int i = 0; i < waiting.size(); i++) {
+                if (waiting.get(i).getEventId().equals(fact.getEventId())) {
+                    return; // a repeated event
+                }
+                if (ORDER.compare(waiting.get(i), fact) > 0 && position == waiting.size()) {
+                    position = i;
+                }
+            }
+            waiting.add(position, fact);
+            pending.put(at, waiting);
+            ctx.timerService().registerEventTimeTimer(at);
+            if (current == null || current.getCleanupAtMs() == null) {
+                if (current == null) {
+                    current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+                }
+                long cleanupAt = at + retention + 1;
+                ctx.timerService().registerEventTimeTimer(cleanupAt);
+                current.setCleanupAtMs(cleanupAt);
+                state.update(current);
+            }
+            return;
         }
         CepSubjectState current = state.value();
         if (current == null) {
@@ -114,6 +193,17 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
             position--;
         }
+        boolean late = at <= watermark;
+        List<CepFact> history = null;
+        if (late && hasSettled(current) && (position < evaluatedCount(facts, watermark) || settingsChanged(current))) {
+            // It lands inside the history the value does not hold (or the tail is stale): re-read all of it.
+            history = history(current);
+            for (CepFact f : history) {
+                if (f.getEventId().equals(fact.getEventId())) {
+                    return;
+                }
+            }
+        }
         facts.add(position, fact);
         pattern.deadline(fact, s).ifPresent(d -> ctx.timerService().registerEventTimeTimer(d.toEpochMilli()));
         if (current.getCleanupAtMs() == null) {
@@ -121,8 +211,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             ctx.timerService().registerEventTimeTimer(cleanupAt);
             current.setCleanupAtMs(cleanupAt);
         }
-        if (at <= watermark) {
-            evaluate(ctx.getCurrentKey(), current, watermark,
+        if (late) {
+            evaluate(ctx.getCurrentKey(), current, history, watermark,
                     watermark == Long.MAX_VALUE ? null : Instant.ofEpochMilli(watermark), s, ctx.timerService(), out);
         } else {
             ctx.timerService().registerEventTimeTimer(at);
@@ -132,15 +222,30 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
+        List<CepFact> arrived = pattern.splitsHistory() ? pending.get(timestamp) : null;
         CepSubjectState current = state.value();
         if (current == null) {
-            return;
+            if (arrived == null) {
+                return;
+            }
+            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
         }
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
         TimerService timers = ctx.timerService();
         boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp;
-        boolean due = false;
-        for (CepFact f : current.getFacts()) {
+        boolean due = arrived != null;
+        if (arrived != null) {
+            pending.remove(timestamp);
+            List<CepFact> facts = current.getFacts();
+            for (CepFact fact : arrived) {
+                int position = facts.size();
+                while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
+                    position--;
+                }
+                facts.add(position, fact);
+            }
+        }
+        for (CepFact f : due ? List.<CepFact>of() : current.getFacts()) {
             if (f.getOccurredAtMs() == timestamp
                     || pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
                 due = true;
@@ -152,10 +257,11 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         }
         boolean endOfInput = timers.currentWatermark() == Long.MAX_VALUE;
         if (due) {
-            evaluate(ctx.getCurrentKey(), current, timestamp, endOfInput ? null : Instant.ofEpochMilli(timestamp), s,
-                    timers, out);
+            List<CepFact> history = hasSettled(current) && settingsChanged(current) ? history(current) : null;
+            evaluate(ctx.getCurrentKey(), current, history, timestamp,
+                    endOfInput ? null : Instant.ofEpochMilli(timestamp), s, timers, out);
         } else {
-            prune(current, timestamp, s, timers);
+            store(current, current.getFacts(), null, Collections.emptySet(), timestamp, s, timers);
         }
     }
 
@@ -186,25 +292,75 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                 s = s.with(e.getValue());
             }
             settings = s;
+            settingsHash = s.toString().hashCode();
         }
         return settings;
     }
 
-    /** Runs the pattern over the facts up to {@code horizon}, reports what changed, then prunes and stores. */
-    private void evaluate(String key, CepSubjectState current, long horizon, Instant timeReached, PatternSettings s,
-                          TimerService timers, Collector<Alert> out) throws Exception {
-        if (pattern.enabled(s)) {
-            List<CepFact> facts = current.getFacts();
-            int settled = facts.size();
-            while (settled > 0 && facts.get(settled - 1).getOccurredAtMs() > horizon) {
-                settled--;
+    private static boolean hasSettled(CepSubjectState current) {
+        return current.getSettledFrom() < current.getSettledNext();
+    }
+
+    /** The tail in the value was cut under other thresholds (or by a build before the tail existed). */
+    private boolean settingsChanged(CepSubjectState current) {
+        return current.getSettingsHash() == null || current.getSettingsHash() != settingsHash;
+    }
+
+    /** How many of the value's facts event time has passed, i.e. were evaluated (the rest wait for their timer). */
+    private static int evaluatedCount(List<CepFact> facts, long watermark) {
+        int n = facts.size();
+        while (n > 0 && facts.get(n - 1).getOccurredAtMs() > watermark) {
+            n--;
+        }
+        return n;
+    }
+
+    /**
+     * The settled facts, in the order of their keys {@code settledFrom ..}: position {@code i} holds key
+     * {@code settledFrom + i} (null where an entry is missing, which {@link #store} then rewrites).
+     */
+    private List<CepFact> history(CepSubjectState current) throws Exception {
+        long from = current.getSettledFrom();
+        int n = (int) (current.getSettledNext() - from);
+        CepFact[] bySeq = new CepFact[n];
+        for (Map.Entry<Long, CepFact> e : settled.entries()) {
+            long i = e.getKey() - from;
+            if (i >= 0 && i < n) {
+                bySeq[(int) i] = e.getValue();
             }
+        }
+        return Arrays.asList(bySeq);
+    }
+
+    /**
+     * Runs the pattern over the facts up to {@code horizon} and reports what changed, then prunes and stores. Without
+     * {@code history} it runs over the value's facts only (the tail and what was added since): by
+     * {@link SubjectPattern#tailStart} that finds every occurrence an in-order fact can make or change. With it, over
+     * every retained fact.
+     */
+    private void evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
+                          PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
+        List<CepFact> facts = current.getFacts();
+        if (history != null) {
+            List<CepFact> all = new ArrayList<>(history.size() + facts.size());
+            for (CepFact f : history) {
+                if (f != null) {
+                    all.add(f);
+                }
+            }
+            all.addAll(facts);
+            all.sort(ORDER);
+            facts = all;
+        }
+        Set<CepFact> reported = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (pattern.enabled(s)) {
+            int settledCount = evaluatedCount(facts, horizon);
             Long dropped = current.getDroppedBeforeMs();
             long trustFrom = dropped == null ? Long.MIN_VALUE : dropped + pattern.guard(s).toMillis();
-            List<Finding> found = pattern.find(key, facts.subList(0, settled), s, timeReached);
+            List<Finding> found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
             if (!found.isEmpty()) {
                 Map<String, CepFact> byId = new HashMap<>();
-                for (CepFact f : facts.subList(0, settled)) {
+                for (CepFact f : facts.subList(0, settledCount)) {
                     byId.put(f.getEventId(), f);
                 }
                 for (Finding f : found) {
@@ -217,20 +373,42 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     if (!alertId.equals(before)) {
                         out.collect(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), before));
                         anchor.setReportedAlertId(alertId);
+                        reported.add(anchor);
                     }
                 }
             }
         }
-        prune(current, horizon, s, timers);
+        current.setSettingsHash(settingsHash);
+        store(current, facts, history, reported, horizon, s, timers);
     }
 
     /**
-     * Drops the facts older than the retention before {@code horizon} (with their pending deadlines), and stores what
-     * is left; with nothing left, clears the key's state and timers. Re-arms the clean-up timer if it has fired.
+     * Drops the facts older than the retention before {@code horizon} (with their pending deadlines), moves the
+     * evaluated facts before the pattern's tail to the settled map, and stores the rest in the value; with nothing
+     * left, clears the key's state and timers. Re-arms the clean-up timer if it has fired.
+     *
+     * @param facts    the value's facts, or (with {@code history}) every retained fact, in event-time order
+     * @param history  the settled facts as read by {@link #history}, when {@code facts} includes them; null otherwise
+     * @param reported facts whose reported alert changed in this evaluation, to be written back if settled
      */
-    private void prune(CepSubjectState current, long horizon, PatternSettings s, TimerService timers) throws Exception {
+    private void store(CepSubjectState current, List<CepFact> facts, List<CepFact> history, Set<CepFact> reported,
+                       long horizon, PatternSettings s, TimerService timers) throws Exception {
         long cutoff = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : horizon - pattern.retention(s).toMillis();
-        List<CepFact> facts = current.getFacts();
+        long from = current.getSettledFrom();
+        long next = current.getSettledNext();
+        boolean droppedAny = false;
+        if (history == null) {
+            // The settled facts are older than the value's: drop from the oldest while they are past the cutoff.
+            Long headAt = current.getSettledHeadAtMs();
+            while (from < next && (headAt == null || headAt < cutoff)) {
+                settled.remove(from);
+                from++;
+                droppedAny = true;
+                CepFact head = from < next ? settled.get(from) : null;
+                headAt = head == null ? null : head.getOccurredAtMs();
+            }
+            current.setSettledHeadAtMs(from < next ? headAt : null);
+        }
         int drop = 0;
         while (drop < facts.size() && facts.get(drop).getOccurredAtMs() < cutoff) {
             drop++;
@@ -241,24 +419,108 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     .filter(d -> d > horizon && !timerStillNeeded(d, kept, current, s))
                     .ifPresent(timers::deleteEventTimeTimer);
         }
-        if (drop == facts.size()) {
-            if (current.getCleanupAtMs() != null) {
-                timers.deleteEventTimeTimer(current.getCleanupAtMs());
+        if (kept.isEmpty()) {
+            if (from < next || history != null) {
+                settled.clear();
             }
-            state.clear();
+            Long newestWaiting = newestPending();
+            if (newestWaiting != null) {
+                // Facts still wait for their time (and their timers): keep where history was cut, and the clean-up.
+                if (drop > 0 || droppedAny) {
+                    Long dropped = current.getDroppedBeforeMs();
+                    current.setDroppedBeforeMs(dropped == null ? cutoff : Math.max(dropped, cutoff));
+                }
+                current.setFacts(new ArrayList<>());
+                current.setSettledFrom(next);
+                current.setSettledNext(next);
+                current.setSettledHeadAtMs(null);
+                if (current.getCleanupAtMs() == null) {
+                    long cleanupAt = newestWaiting + pattern.retention(s).toMillis() + 1;
+                    timers.registerEventTimeTimer(cleanupAt);
+                    current.setCleanupAtMs(cleanupAt);
+                }
+                state.update(current);
+            } else {
+                if (current.getCleanupAtMs() != null) {
+                    timers.deleteEventTimeTimer(current.getCleanupAtMs());
+                }
+                state.clear();
+            }
             return;
         }
-        if (drop > 0) {
-            facts.subList(0, drop).clear();
+        if (drop > 0 || droppedAny) {
             Long dropped = current.getDroppedBeforeMs();
             current.setDroppedBeforeMs(dropped == null ? cutoff : Math.max(dropped, cutoff));
         }
+        int evaluated = evaluatedCount(kept, horizon);
+        int tail = evaluated == 0 ? 0 : Math.max(0, Math.min(evaluated - 1, pattern.tailStart(kept.subList(0, evaluated), s)));
+        if (history == null) {
+            if (tail > 0 && from == next) {
+                current.setSettledHeadAtMs(kept.get(0).getOccurredAtMs());
+            }
+            for (CepFact f : kept.subList(0, tail)) {
+                settled.put(next++, f);
+            }
+        } else {
+            // Everything was re-read: write back only what moved (a late fact shifts the facts after it) or changed.
+            long oldFrom = from;
+            long newFrom = from;
+            for (CepFact f : history) {
+                if (f != null && f.getOccurredAtMs() < cutoff) {
+                    newFrom++;
+                }
+            }
+            for (long seq = oldFrom; seq < newFrom; seq++) {
+                settled.remove(seq);
+            }
+            for (int i = 0; i < tail; i++) {
+                long seq = newFrom + i;
+                CepFact f = kept.get(i);
+                boolean unchanged = seq < next && history.get((int) (seq - oldFrom)) == f && !reported.contains(f);
+                if (!unchanged) {
+                    settled.put(seq, f);
+                }
+            }
+            for (long seq = newFrom + tail; seq < next; seq++) {
+                settled.remove(seq);
+            }
+            from = newFrom;
+            next = newFrom + tail;
+            current.setSettledHeadAtMs(tail > 0 ? kept.get(0).getOccurredAtMs() : null);
+        }
+        current.setSettledFrom(from);
+        current.setSettledNext(next);
+        current.setFacts(new ArrayList<>(kept.subList(tail, kept.size())));
         if (current.getCleanupAtMs() == null) {
-            long cleanupAt = facts.get(facts.size() - 1).getOccurredAtMs() + pattern.retention(s).toMillis() + 1;
+            List<CepFact> left = current.getFacts();
+            long newest = left.get(left.size() - 1).getOccurredAtMs();
+            Long newestWaiting = newestPending();
+            if (newestWaiting != null && newestWaiting > newest) {
+                newest = newestWaiting;
+            }
+            long cleanupAt = newest + pattern.retention(s).toMillis() + 1;
             timers.registerEventTimeTimer(cleanupAt);
             current.setCleanupAtMs(cleanupAt);
         }
         state.update(current);
+    }
+
+    /**
+     * The newest time a fact waits for in {@code pending-facts}, or null: read only when the clean-up timer is re-armed
+     * (once per retention, or when the history runs out), so that it is armed at the newest fact, as with every fact in
+     * the value.
+     */
+    private Long newestPending() throws Exception {
+        if (!pattern.splitsHistory()) {
+            return null;
+        }
+        Long newest = null;
+        for (Long at : pending.keys()) {
+            if (newest == null || at > newest) {
+                newest = at;
+            }
+        }
+        return newest;
     }
 
     /** Timers are one per key and time: another fact's evaluation, deadline or the clean-up may share this one. */

@@ -54,6 +54,34 @@ public interface SubjectPattern<E> extends Serializable {
      */
     List<Finding> find(String subject, List<CepFact> facts, PatternSettings settings, Instant timeReached);
 
+    /**
+     * Where the evaluated facts that a later evaluation still needs begin, when only later facts arrive: the index in
+     * {@code evaluated} of the shortest suffix (its <i>tail</i>) such that, for every list {@code later} of facts after
+     * them, {@code find(tail + later)} yields the same findings involving {@code later} (new or revised) as
+     * {@code find(evaluated + later)}, and the tail of {@code tail + later} is the tail of {@code evaluated + later}.
+     * The matcher keeps the tail in its per-subject value and evaluates an in-order fact over the tail only; the facts
+     * before it are needed again only when a late fact lands among them or the thresholds change, and are kept apart,
+     * one map entry each. A pattern with event-time deadlines must keep every fact with a pending deadline in its tail.
+     *
+     * <p>The default, 0, keeps every retained fact in the value (the whole history is re-read at each evaluation):
+     * right for patterns whose history is short.
+     *
+     * @param evaluated the retained facts at or before the last evaluation's horizon, in event-time order, not empty
+     */
+    default int tailStart(List<CepFact> evaluated, PatternSettings settings) {
+        return 0;
+    }
+
+    /**
+     * Whether the matcher keeps only the tail in the per-subject value, the facts before it apart (one map entry each)
+     * and the facts event time has not reached yet apart too (by event time), so that an in-order fact costs the same
+     * however many facts the subject has retained or pending. For patterns with a long history and a short
+     * {@link #tailStart tail}; such a pattern has no {@link #deadline deadlines}. Default: everything in one value.
+     */
+    default boolean splitsHistory() {
+        return false;
+    }
+
     /** How long before the horizon facts are kept. Occurrences must fit in {@code retention - guard}. */
     Duration retention(PatternSettings settings);
 
