@@ -226,18 +226,9 @@ public final class KeyRouter {
      */
     public <V> Lookup<V> local(String store, String key, int partition, Instant asOf, boolean activeOnly) {
         if (asOf == null) {
-            VersionedKeyValueStore<String, V> open = openStores.active(store, partition);
-            if (open != null) {
-                VersionedRecord<V> latest;
-                try {
-                    latest = open.get(key);
-                } catch (RuntimeException e) {
-                    latest = null;
-                    open = null; // closed in between (a rebalance): ask Streams, which knows what is here now
-                }
-                if (open != null) {
-                    return answer(latest, store, partition, streams.state() != KafkaStreams.State.RUNNING);
-                }
+            Lookup<V> direct = fromOpenStore(store, key, partition);
+            if (direct != null) {
+                return direct;
             }
         }
         VersionedKeyQuery<String, V> query = asOf == null ? VersionedKeyQuery.withKey(key) : VersionedKeyQuery.<String, V>withKey(key).asOf(asOf);
@@ -263,6 +254,21 @@ public final class KeyRouter {
             return new Lookup.Unavailable<>(result.getFailureReason() + ": " + result.getFailureMessage());
         }
         return answer(result.getResult(), store, partition, stale);
+    }
+
+    /** The latest value from the store an active, running task here holds open; null if none does (see {@link OpenStores}). */
+    private <V> Lookup<V> fromOpenStore(String store, String key, int partition) {
+        VersionedKeyValueStore<String, V> open = openStores.active(store, partition);
+        if (open == null) {
+            return null;
+        }
+        VersionedRecord<V> latest;
+        try {
+            latest = open.get(key);
+        } catch (RuntimeException e) {
+            return null; // closed in between (a rebalance): ask Streams, which knows what is here now
+        }
+        return answer(latest, store, partition, streams.state() != KafkaStreams.State.RUNNING);
     }
 
     private <V> Lookup<V> answer(VersionedRecord<V> record, String store, int partition, boolean stale) {

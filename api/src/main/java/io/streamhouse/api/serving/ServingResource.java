@@ -67,11 +67,11 @@ public class ServingResource {
             n = -1;
         }
         if (n < 1 || n > MAX_LIMIT) {
-            throw problem(Problems.of(400, "Bad query", "limit must be a whole number from 1 to " + MAX_LIMIT,
+            throw new WebApplicationException(Problems.of(400, "Bad query", "limit must be a whole number from 1 to " + MAX_LIMIT,
                     List.of(new Problems.FieldError("limit", "must be 1-" + MAX_LIMIT + ", was '" + limit + "'"))));
         }
         if (before != null && !CURSOR.matcher(before).matches()) {
-            throw problem(Problems.of(400, "Bad query", "before must be a nextCursor from an earlier page",
+            throw new WebApplicationException(Problems.of(400, "Bad query", "before must be a nextCursor from an earlier page",
                     List.of(new Problems.FieldError("before", "not a cursor: '" + before + "'"))));
         }
         return answer(queries.alerts(before, n));
@@ -88,7 +88,7 @@ public class ServingResource {
     /** The instant asked for (null for now), or a 400 naming the bad field. */
     private static Instant validated(String what, String id, String asOf) {
         if (!isId(id)) {
-            throw problem(Problems.of(400, "Bad " + what + " id", "id must be 1-64 letters, digits or . _ : -",
+            throw new WebApplicationException(Problems.of(400, "Bad " + what + " id", "id must be 1-64 letters, digits or . _ : -",
                     List.of(new Problems.FieldError("id", "invalid " + what + " id"))));
         }
         if (asOf == null) {
@@ -97,7 +97,7 @@ public class ServingResource {
         try {
             return Instant.parse(asOf);
         } catch (DateTimeParseException e) {
-            throw problem(Problems.of(400, "Bad asOf", "asOf must be an ISO-8601 instant such as 2026-03-02T09:00:00Z",
+            throw new WebApplicationException(Problems.of(400, "Bad asOf", "asOf must be an ISO-8601 instant such as 2026-03-02T09:00:00Z",
                     List.of(new Problems.FieldError("asOf", "not an ISO-8601 instant: '" + asOf + "'"))));
         }
     }
@@ -130,13 +130,9 @@ public class ServingResource {
             return ok.view();
         }
         if (answer instanceof Answer.NotFound<T> nf) {
-            throw problem(Problems.of(404, "Not found", nf.message()));
+            throw new WebApplicationException(Problems.of(404, "Not found", nf.message()));
         }
-        throw problem(Response.fromResponse(Problems.of(503, "Not available", ((Answer.Unavailable<T>) answer).message()))
+        throw new WebApplicationException(Response.fromResponse(Problems.of(503, "Not available", ((Answer.Unavailable<T>) answer).message()))
                 .header("Retry-After", "1").build());
-    }
-
-    private static WebApplicationException problem(Response response) {
-        return new WebApplicationException(response);
     }
 }

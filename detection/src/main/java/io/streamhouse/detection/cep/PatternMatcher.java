@@ -168,7 +168,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             ctx.timerService().registerEventTimeTimer(at);
             if (current == null || current.getCleanupAtMs() == null) {
                 if (current == null) {
-                    current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+                    current = emptyState();
                 }
                 long cleanupAt = at + retention + 1;
                 ctx.timerService().registerEventTimeTimer(cleanupAt);
@@ -179,7 +179,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         }
         CepSubjectState current = state.value();
         if (current == null) {
-            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+            current = emptyState();
         } else if (current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
             return;
         }
@@ -189,10 +189,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                 return; // a repeated event
             }
         }
-        int position = facts.size();
-        while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
-            position--;
-        }
+        int position = positionOf(facts, fact);
         boolean late = at <= watermark;
         List<CepFact> history = null;
         if (late && hasSettled(current) && (position < evaluatedCount(facts, watermark) || settingsChanged(current))) {
@@ -228,7 +225,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (arrived == null) {
                 return;
             }
-            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+            current = emptyState();
         }
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
         TimerService timers = ctx.timerService();
@@ -238,11 +235,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             pending.remove(timestamp);
             List<CepFact> facts = current.getFacts();
             for (CepFact fact : arrived) {
-                int position = facts.size();
-                while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
-                    position--;
-                }
-                facts.add(position, fact);
+                facts.add(positionOf(facts, fact), fact);
             }
         }
         for (CepFact f : due ? List.<CepFact>of() : current.getFacts()) {
@@ -295,6 +288,19 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             settingsHash = s.toString().hashCode();
         }
         return settings;
+    }
+
+    private static CepSubjectState emptyState() {
+        return CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+    }
+
+    /** Where {@code fact} goes in {@code facts} (event-time order, ties by event id): after every fact not after it. */
+    private static int positionOf(List<CepFact> facts, CepFact fact) {
+        int position = facts.size();
+        while (position > 0 && ORDER.compare(facts.get(position - 1), fact) > 0) {
+            position--;
+        }
+        return position;
     }
 
     private static boolean hasSettled(CepSubjectState current) {
