@@ -48,6 +48,14 @@ public interface ApiConfig {
         @io.smallrye.config.WithDefault("100")
         long commitIntervalMs();
 
+        /**
+         * Latest values of looked-up keys kept decoded per open partition of each serving store (0: lookups read the
+         * store each time). Memory: up to this many states per partition and store, a few KB each at most.
+         */
+        @WithName("cached-keys-per-partition")
+        @io.smallrye.config.WithDefault("1000")
+        int cachedKeysPerPartition();
+
         /** How far back asOf reaches (versioned stores' history retention). */
         @WithName("history-retention")
         @io.smallrye.config.WithDefault("P7D")

@@ -1,5 +1,6 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.projections.serving.LatestValues;
 import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import org.apache.avro.specific.SpecificRecord;
@@ -18,7 +19,6 @@ import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.VersionedKeyQuery;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.VersionedKeyValueStore;
 import org.apache.kafka.streams.state.VersionedRecord;
 
 import java.net.URLEncoder;
@@ -258,7 +258,7 @@ public final class KeyRouter {
 
     /** The latest value from the store an active, running task here holds open; null if none does (see {@link OpenStores}). */
     private <V> Lookup<V> fromOpenStore(String store, String key, int partition) {
-        VersionedKeyValueStore<String, V> open = openStores.active(store, partition);
+        LatestValues<V> open = openStores.active(store, partition);
         if (open == null) {
             return null;
         }

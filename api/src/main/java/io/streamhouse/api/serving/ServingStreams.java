@@ -82,7 +82,7 @@ public class ServingStreams {
                 config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
-        OpenStores openStores = new OpenStores();
+        OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
         KafkaStreams created = new KafkaStreams(ServingTopology.build(
                 new ServingTopology.Config(config.serving().historyRetention()), serdes, openStores), props);
         created.setUncaughtExceptionHandler(e -> {

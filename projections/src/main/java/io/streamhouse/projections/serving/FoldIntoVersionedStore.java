@@ -2,6 +2,7 @@ package io.streamhouse.projections.serving;
 
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -40,7 +41,7 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     private final Function<E, String> deadLetterTopic;
     private final OpenStores openStores;
     private ProcessorContext<String, byte[]> context;
-    private VersionedKeyValueStore<String, V> store;
+    private LatestValues<V> store;
 
     FoldIntoVersionedStore(String storeName, Fold<E, V> fold, Function<E, Instant> eventTime,
                            Function<E, byte[]> encode, Function<E, String> deadLetterTopic, OpenStores openStores) {
@@ -55,8 +56,8 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
-        this.store = context.getStateStore(storeName);
-        openStores.opened(storeName, context.taskId().partition(), store);
+        VersionedKeyValueStore<String, V> versioned = context.getStateStore(storeName);
+        this.store = openStores.opened(storeName, context.taskId().partition(), versioned);
     }
 
     /** Streams closes the processor whenever the task stops being active and running: its store leaves the registry. */
@@ -70,7 +71,10 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     @Override
     public void process(Record<String, E> record) {
         try {
-            VersionedRecord<V> previous = store.get(record.key());
+            // The store's own failures (a fenced producer, a migrated task, RocksDB) are Streams' to handle: rethrown
+            // below. What is dead-lettered is what this event makes the fold do: throw, or build a state that
+            // cannot be encoded (the store's serializer runs before anything is written).
+            VersionedRecord<V> previous = store.forUpdate(record.key());
             V next = fold.apply(previous == null ? null : previous.value(), record.key(), record.value());
             if (previous != null && next == previous.value()) {
                 return; // a duplicate: nothing changed
@@ -78,6 +82,8 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
             long at = eventTime.apply(record.value()).toEpochMilli();
             long version = previous == null ? at : Math.max(at, previous.timestamp());
             store.put(record.key(), next, version);
+        } catch (StreamsException e) {
+            throw e;
         } catch (RuntimeException e) {
             var meta = context.recordMetadata();
             String where = meta.map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");

@@ -14,34 +14,56 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Why.</b> Every IQv2 query copies the set of all tasks of every stream thread (and, with the state updater,
  * takes its lock) to find the one task it needs: a quarter of a parcel lookup's CPU in a profile (docs/benchmarks.md,
  * "Serving"), more than the store read itself. The store and its read path are the same ones IQv2 uses (the metered
- * versioned store, its serde); only the search for the task is skipped.
+ * versioned store, its serde); only the search for the task is skipped. Each partition is registered as
+ * {@link LatestValues}: the store with the latest values of recently looked-up keys kept decoded, which the task's
+ * fold keeps current.
  *
  * <p><b>Guarantees.</b> A store is registered when its task's processor is initialised, which Streams does only once
  * the task is active and restored (RUNNING), and removed when the processor is closed, which Streams does whenever
  * the task is suspended or closed, clean or dirty (a rebalance, a migration, a failure, shutdown). So a store found
  * here answers exactly as {@code StateQueryRequest.requireActive()} would. A read racing with a close can still meet a
- * closed store; callers treat any exception as "not here" and fall back to IQv2, which also serves standbys and
- * {@code asOf} reads. One instance per {@code KafkaStreams} instance (several may share a JVM).
+ * closed partition (its reads then throw); callers treat any exception as "not here" and fall back to IQv2, which
+ * also serves standbys and {@code asOf} reads. One instance per {@code KafkaStreams} instance (several may share a JVM).
  */
 public final class OpenStores {
+    /** Keys kept decoded per open store partition unless told otherwise (see {@link LatestValues}). */
+    public static final int DEFAULT_CACHED_KEYS_PER_PARTITION = 1_000;
+
     private record Key(String store, int partition) {
     }
 
-    private final Map<Key, VersionedKeyValueStore<String, ?>> open = new ConcurrentHashMap<>();
+    private final Map<Key, LatestValues<?>> open = new ConcurrentHashMap<>();
+    private final int cachedKeysPerPartition;
 
-    void opened(String store, int partition, VersionedKeyValueStore<String, ?> handle) {
-        open.put(new Key(store, partition), Objects.requireNonNull(handle, "handle"));
+    public OpenStores() {
+        this(DEFAULT_CACHED_KEYS_PER_PARTITION);
     }
 
-    /** Removes the store only if it is still this handle (a new task may already have registered its own). */
-    void closed(String store, int partition, VersionedKeyValueStore<String, ?> handle) {
-        open.remove(new Key(store, partition), handle);
+    /** @param cachedKeysPerPartition latest values kept decoded per open store partition; 0 reads the store each time */
+    public OpenStores(int cachedKeysPerPartition) {
+        if (cachedKeysPerPartition < 0) {
+            throw new IllegalArgumentException("cachedKeysPerPartition must be >= 0, was " + cachedKeysPerPartition);
+        }
+        this.cachedKeysPerPartition = cachedKeysPerPartition;
     }
 
-    /** The store of this partition if an active, running task here holds it open; null otherwise. */
+    /** Registers a task's store partition; the task's fold reads and writes through what this returns. */
+    <V> LatestValues<V> opened(String store, int partition, VersionedKeyValueStore<String, V> handle) {
+        LatestValues<V> values = new LatestValues<>(Objects.requireNonNull(handle, "handle"), cachedKeysPerPartition);
+        open.put(new Key(store, partition), values);
+        return values;
+    }
+
+    /** Removes the partition only if it is still this one (a new task may already have registered its own). */
+    void closed(String store, int partition, LatestValues<?> values) {
+        values.close();
+        open.remove(new Key(store, partition), values);
+    }
+
+    /** The store partition if an active, running task here holds it open; null otherwise. */
     @SuppressWarnings("unchecked")
-    public <V> VersionedKeyValueStore<String, V> active(String store, int partition) {
-        return (VersionedKeyValueStore<String, V>) open.get(new Key(store, partition));
+    public <V> LatestValues<V> active(String store, int partition) {
+        return (LatestValues<V>) open.get(new Key(store, partition));
     }
 
     /** How many partitions of the store are open here (for tests and diagnostics). */

@@ -100,7 +100,7 @@ class ServingTopologyTest {
                 ServingStores.CUSTOMER_STATE)) {
             assertThat(openStores.openPartitions(store)).as(store).isEqualTo(1);
         }
-        VersionedKeyValueStore<String, ParcelTracking> direct = openStores.active(ServingStores.PARCEL_TRACKING, 0);
+        LatestValues<ParcelTracking> direct = openStores.active(ServingStores.PARCEL_TRACKING, 0);
         assertThat(direct.get("P-1042").value().getStatus()).as("the same store the task writes")
                 .isEqualTo("RECEIVED_AT_HUB");
         assertThat(openStores.<ParcelTracking>active(ServingStores.PARCEL_TRACKING, 1)).as("no task of partition 1 here").isNull();
