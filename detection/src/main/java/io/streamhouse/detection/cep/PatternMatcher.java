@@ -30,7 +30,10 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Runs one {@link SubjectPattern} per key (card, customer, parcel, vehicle) in event time, with thresholds from
@@ -117,6 +120,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     private transient MapState<Long, List<CepFact>> pending;
     private transient PatternSettings settings;
     private transient int settingsHash;
+    /** While a timer is handled (patterns that split): the times still waiting in {@code pending-facts}. */
+    private transient NavigableSet<Long> pendingTimes;
 
     public PatternMatcher(SubjectPattern<?> pattern) {
         this.pattern = pattern;
@@ -165,14 +170,17 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
             waiting.add(position, fact);
             pending.put(at, waiting);
-            ctx.timerService().registerEventTimeTimer(at);
-            if (current == null || current.getCleanupAtMs() == null) {
-                if (current == null) {
-                    current = emptyState();
-                }
+            if (current == null) {
+                current = emptyState();
+            }
+            boolean changed = armEvaluation(at, current, s, ctx.timerService());
+            if (current.getCleanupAtMs() == null) {
                 long cleanupAt = at + retention + 1;
                 ctx.timerService().registerEventTimeTimer(cleanupAt);
                 current.setCleanupAtMs(cleanupAt);
+                changed = true;
+            }
+            if (changed) {
                 state.update(current);
             }
             return;
@@ -209,38 +217,138 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             current.setCleanupAtMs(cleanupAt);
         }
         if (late) {
-            evaluate(ctx.getCurrentKey(), current, history, watermark,
+            boolean alive = evaluate(ctx.getCurrentKey(), current, history, watermark,
                     watermark == Long.MAX_VALUE ? null : Instant.ofEpochMilli(watermark), s, ctx.timerService(), out);
+            write(current, alive);
         } else {
-            ctx.timerService().registerEventTimeTimer(at);
+            armEvaluation(at, current, s, ctx.timerService());
             state.update(current);
         }
     }
 
+    /**
+     * Makes sure the subject's one evaluation timer is at or before {@code at}, a fact now waiting for its time: if it
+     * is later (or there is none), moves it to {@code at}; the timer it replaces is deleted unless the clean-up or a
+     * deadline shares it. Returns whether {@code current} changed.
+     */
+    private boolean armEvaluation(long at, CepSubjectState current, PatternSettings s, TimerService timers) {
+        Long armed = current.getEvaluationTimerMs();
+        if (armed != null && armed <= at) {
+            return false;
+        }
+        if (armed != null && !sharedWithOtherTimer(armed, current, s)) {
+            timers.deleteEventTimeTimer(armed);
+        }
+        timers.registerEventTimeTimer(at);
+        current.setEvaluationTimerMs(at);
+        return true;
+    }
+
+    /** Whether the clean-up or a deadline is at {@code timestamp}: timers are one per key and time. */
+    private boolean sharedWithOtherTimer(long timestamp, CepSubjectState current, PatternSettings s) {
+        if (current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp) {
+            return true;
+        }
+        return hasDeadlineAt(timestamp, current.getFacts(), s);
+    }
+
+    private boolean hasDeadlineAt(long timestamp, List<CepFact> facts, PatternSettings s) {
+        for (CepFact f : facts) {
+            if (pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void write(CepSubjectState current, boolean alive) throws Exception {
+        if (alive) {
+            state.update(current);
+        } else {
+            state.clear();
+        }
+    }
+
+    /**
+     * A timer of the subject fired: the clean-up, a deadline, the evaluation timer, or several at once (one timer per
+     * key and time). First what that time needs, as its own timer always did; then, in event-time order, each time of
+     * the facts still waiting that the watermark has passed, as if each had its own timer — up to, not including, the
+     * subject's next clean-up or deadline timer, which Flink fires after, in order; a fact waiting from there on gets
+     * the evaluation timer. So the facts are evaluated in the same order and with the same horizons as with a timer per
+     * fact, and the value is read and written once.
+     */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
-        List<CepFact> arrived = pattern.splitsHistory() ? pending.get(timestamp) : null;
         CepSubjectState current = state.value();
+        PatternSettings s = settings(ctx.getBroadcastState(RULES));
         if (current == null) {
-            if (arrived == null) {
+            if (!pattern.splitsHistory() || !pending.contains(timestamp)) {
                 return;
             }
             current = emptyState();
+        } else if (alreadyEvaluated(timestamp, current, s)) {
+            return;
         }
-        PatternSettings s = settings(ctx.getBroadcastState(RULES));
         TimerService timers = ctx.timerService();
-        boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp;
+        long watermark = timers.currentWatermark();
+        Long nextOther = nextOtherTimer(timestamp, current, s);
+        long until = nextOther == null ? watermark : Math.min(watermark, nextOther - 1);
+        boolean endOfInput = watermark == Long.MAX_VALUE;
+        String key = ctx.getCurrentKey();
+        boolean alive;
+        if (pattern.splitsHistory()) {
+            // The waiting facts are read once (the times after the watermark by key only); an entry whose time is
+            // reached is deleted as its time is evaluated.
+            TreeMap<Long, List<CepFact>> waiting = new TreeMap<>();
+            for (Map.Entry<Long, List<CepFact>> e : pending.entries()) {
+                waiting.put(e.getKey(), e.getKey() <= until ? e.getValue() : null);
+            }
+            pendingTimes = waiting.navigableKeySet();
+            try {
+                alive = step(key, timestamp, current, waiting.remove(timestamp), endOfInput, s, timers, out);
+                while (alive && !waiting.isEmpty() && waiting.firstKey() <= until) {
+                    Map.Entry<Long, List<CepFact>> next = waiting.pollFirstEntry();
+                    alive = step(key, next.getKey(), current, next.getValue(), endOfInput, s, timers, out);
+                }
+                rearmEvaluation(timestamp, current, alive && !waiting.isEmpty() ? waiting.firstKey() : null, s, timers);
+            } finally {
+                pendingTimes = null;
+            }
+        } else {
+            // The facts after the last evaluation's horizon wait in the value (state from before v3: those from this
+            // timer's time on; every earlier one had its own timer, which fired first).
+            long evaluatedTo = current.getEvaluatedToMs() == null ? timestamp - 1 : current.getEvaluatedToMs();
+            alive = step(key, timestamp, current, null, endOfInput, s, timers, out);
+            Long next = alive ? firstAfter(current.getFacts(), Math.max(evaluatedTo, timestamp)) : null;
+            while (next != null && next <= until) {
+                alive = step(key, next, current, null, endOfInput, s, timers, out);
+                next = alive ? firstAfter(current.getFacts(), next) : null;
+            }
+            rearmEvaluation(timestamp, current, next, s, timers);
+        }
+        write(current, alive);
+    }
+
+    /**
+     * What a timer at {@code t} did when each waiting fact had its own: takes the facts waiting for {@code t}
+     * ({@code arrived}, patterns that split; the others hold them in the value), and evaluates at horizon {@code t}
+     * if a fact is at {@code t} or has its deadline there; a clean-up alone only prunes and re-arms. Returns whether the
+     * subject has state left.
+     */
+    private boolean step(String key, long t, CepSubjectState current, List<CepFact> arrived, boolean endOfInput,
+                         PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
+        boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == t;
         boolean due = arrived != null;
         if (arrived != null) {
-            pending.remove(timestamp);
+            pending.remove(t);
             List<CepFact> facts = current.getFacts();
             for (CepFact fact : arrived) {
                 facts.add(positionOf(facts, fact), fact);
             }
         }
         for (CepFact f : due ? List.<CepFact>of() : current.getFacts()) {
-            if (f.getOccurredAtMs() == timestamp
-                    || pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
+            if (f.getOccurredAtMs() == t
+                    || pattern.deadline(f, s).map(d -> d.toEpochMilli() == t).orElse(false)) {
                 due = true;
                 break;
             }
@@ -248,14 +356,62 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         if (cleanup) {
             current.setCleanupAtMs(null);
         }
-        boolean endOfInput = timers.currentWatermark() == Long.MAX_VALUE;
         if (due) {
             List<CepFact> history = hasSettled(current) && settingsChanged(current) ? history(current) : null;
-            evaluate(ctx.getCurrentKey(), current, history, timestamp,
-                    endOfInput ? null : Instant.ofEpochMilli(timestamp), s, timers, out);
-        } else {
-            store(current, current.getFacts(), null, Collections.emptySet(), timestamp, s, timers);
+            return evaluate(key, current, history, t, endOfInput ? null : Instant.ofEpochMilli(t), s, timers, out);
         }
+        return store(current, current.getFacts(), null, Collections.emptySet(), t, s, timers);
+    }
+
+    /**
+     * A timer at or before the last evaluation's horizon that is neither the clean-up nor a deadline: an evaluation
+     * timer of state written before v3 (a timer per waiting fact) whose facts an evaluation already took. It fires in
+     * the same advance of the watermark as that evaluation, so the value has not changed since.
+     */
+    private boolean alreadyEvaluated(long timestamp, CepSubjectState current, PatternSettings s) {
+        Long evaluatedTo = current.getEvaluatedToMs();
+        return evaluatedTo != null && timestamp <= evaluatedTo && !sharedWithOtherTimer(timestamp, current, s);
+    }
+
+    /** The subject's first clean-up or deadline timer after {@code timestamp}, or null. */
+    private Long nextOtherTimer(long timestamp, CepSubjectState current, PatternSettings s) {
+        Long next = current.getCleanupAtMs() != null && current.getCleanupAtMs() > timestamp ? current.getCleanupAtMs() : null;
+        for (CepFact f : current.getFacts()) {
+            Optional<Instant> deadline = pattern.deadline(f, s);
+            if (deadline.isPresent()) {
+                long d = deadline.get().toEpochMilli();
+                if (d > timestamp && (next == null || d < next)) {
+                    next = d;
+                }
+            }
+        }
+        return next;
+    }
+
+    /** The time of the first fact after {@code time} ({@code facts} in event-time order), or null. */
+    private static Long firstAfter(List<CepFact> facts, long time) {
+        for (CepFact f : facts) {
+            if (f.getOccurredAtMs() > time) {
+                return f.getOccurredAtMs();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Leaves the evaluation timer at {@code next}, the earliest fact still waiting (none: no timer). The one that fired
+     * ({@code timestamp}) is gone; one registered later than it and not at {@code next} is deleted unless the clean-up
+     * or a deadline shares it.
+     */
+    private void rearmEvaluation(long timestamp, CepSubjectState current, Long next, PatternSettings s, TimerService timers) {
+        Long armed = current.getEvaluationTimerMs();
+        if (armed != null && armed > timestamp && !armed.equals(next) && !sharedWithOtherTimer(armed, current, s)) {
+            timers.deleteEventTimeTimer(armed);
+        }
+        if (next != null && (armed == null || armed <= timestamp || !armed.equals(next))) {
+            timers.registerEventTimeTimer(next);
+        }
+        current.setEvaluationTimerMs(next);
     }
 
     @Override
@@ -344,7 +500,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * {@link SubjectPattern#tailStart} that finds every occurrence an in-order fact can make or change. With it, over
      * every retained fact.
      */
-    private void evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
+    private boolean evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
                           PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
         List<CepFact> facts = current.getFacts();
         if (history != null) {
@@ -385,7 +541,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
         }
         current.setSettingsHash(settingsHash);
-        store(current, facts, history, reported, horizon, s, timers);
+        return store(current, facts, history, reported, horizon, s, timers);
     }
 
     /**
@@ -397,8 +553,10 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * @param history  the settled facts as read by {@link #history}, when {@code facts} includes them; null otherwise
      * @param reported facts whose reported alert changed in this evaluation, to be written back if settled
      */
-    private void store(CepSubjectState current, List<CepFact> facts, List<CepFact> history, Set<CepFact> reported,
-                       long horizon, PatternSettings s, TimerService timers) throws Exception {
+    private boolean store(CepSubjectState current, List<CepFact> facts, List<CepFact> history, Set<CepFact> reported,
+                          long horizon, PatternSettings s, TimerService timers) throws Exception {
+        Long evaluatedTo = current.getEvaluatedToMs();
+        current.setEvaluatedToMs(evaluatedTo == null ? horizon : Math.max(evaluatedTo, horizon));
         long cutoff = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : horizon - pattern.retention(s).toMillis();
         long from = current.getSettledFrom();
         long next = current.getSettledNext();
@@ -445,14 +603,12 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     timers.registerEventTimeTimer(cleanupAt);
                     current.setCleanupAtMs(cleanupAt);
                 }
-                state.update(current);
-            } else {
-                if (current.getCleanupAtMs() != null) {
-                    timers.deleteEventTimeTimer(current.getCleanupAtMs());
-                }
-                state.clear();
+                return true;
             }
-            return;
+            if (current.getCleanupAtMs() != null) {
+                timers.deleteEventTimeTimer(current.getCleanupAtMs());
+            }
+            return false;
         }
         if (drop > 0 || droppedAny) {
             Long dropped = current.getDroppedBeforeMs();
@@ -508,7 +664,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             timers.registerEventTimeTimer(cleanupAt);
             current.setCleanupAtMs(cleanupAt);
         }
-        state.update(current);
+        return true;
     }
 
     /**
@@ -519,6 +675,9 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     private Long newestPending() throws Exception {
         if (!pattern.splitsHistory()) {
             return null;
+        }
+        if (pendingTimes != null) {
+            return pendingTimes.isEmpty() ? null : pendingTimes.last();
         }
         Long newest = null;
         for (Long at : pending.keys()) {
