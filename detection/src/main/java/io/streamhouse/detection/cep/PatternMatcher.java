@@ -30,10 +30,8 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Runs one {@link SubjectPattern} per key (card, customer, parcel, vehicle) in event time, with thresholds from
@@ -120,8 +118,6 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     private transient MapState<Long, List<CepFact>> pending;
     private transient PatternSettings settings;
     private transient int settingsHash;
-    /** While a timer is handled (patterns that split): the times still waiting in {@code pending-facts}. */
-    private transient NavigableSet<Long> pendingTimes;
 
     public PatternMatcher(SubjectPattern<?> pattern) {
         this.pattern = pattern;
@@ -157,6 +153,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (current != null && current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
                 return;
             }
+            boolean changed = current != null && migrate(current);
             List<CepFact> sameTime = pending.get(at);
             List<CepFact> waiting = sameTime == null ? new ArrayList<>(1) : new ArrayList<>(sameTime);
             int position = waiting.size();
@@ -173,7 +170,15 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (current == null) {
                 current = emptyState();
             }
-            boolean changed = armEvaluation(at, current, s, ctx.timerService());
+            if (sameTime == null) {
+                List<Long> times = current.getPendingAtMs();
+                int i = Collections.binarySearch(times, at);
+                if (i < 0) {
+                    times.add(-i - 1, at);
+                    changed = true;
+                }
+            }
+            changed |= armEvaluation(at, current, s, ctx.timerService());
             if (current.getCleanupAtMs() == null) {
                 long cleanupAt = at + retention + 1;
                 ctx.timerService().registerEventTimeTimer(cleanupAt);
@@ -190,6 +195,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             current = emptyState();
         } else if (current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
             return;
+        } else {
+            migrate(current);
         }
         List<CepFact> facts = current.getFacts();
         for (CepFact f : facts) {
@@ -285,8 +292,10 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (!pattern.splitsHistory() || !pending.contains(timestamp)) {
                 return;
             }
-            current = emptyState();
-        } else if (alreadyEvaluated(timestamp, current, s)) {
+            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).setPendingAtMs(new ArrayList<>()).build();
+        }
+        migrate(current);
+        if (alreadyEvaluated(timestamp, current, s)) {
             return;
         }
         TimerService timers = ctx.timerService();
@@ -297,23 +306,18 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         String key = ctx.getCurrentKey();
         boolean alive;
         if (pattern.splitsHistory()) {
-            // The waiting facts are read once (the times after the watermark by key only); an entry whose time is
-            // reached is deleted as its time is evaluated.
-            TreeMap<Long, List<CepFact>> waiting = new TreeMap<>();
-            for (Map.Entry<Long, List<CepFact>> e : pending.entries()) {
-                waiting.put(e.getKey(), e.getKey() <= until ? e.getValue() : null);
+            // The waiting facts' times are in the value; each time's entry is read and deleted as it is evaluated.
+            List<Long> times = current.getPendingAtMs();
+            int at = Collections.binarySearch(times, timestamp);
+            if (at >= 0) {
+                times.remove(at);
             }
-            pendingTimes = waiting.navigableKeySet();
-            try {
-                alive = step(key, timestamp, current, waiting.remove(timestamp), endOfInput, s, timers, out);
-                while (alive && !waiting.isEmpty() && waiting.firstKey() <= until) {
-                    Map.Entry<Long, List<CepFact>> next = waiting.pollFirstEntry();
-                    alive = step(key, next.getKey(), current, next.getValue(), endOfInput, s, timers, out);
-                }
-                rearmEvaluation(timestamp, current, alive && !waiting.isEmpty() ? waiting.firstKey() : null, s, timers);
-            } finally {
-                pendingTimes = null;
+            alive = step(key, timestamp, current, pending.get(timestamp), endOfInput, s, timers, out);
+            while (alive && !times.isEmpty() && times.get(0) <= until) {
+                long t = times.remove(0);
+                alive = step(key, t, current, pending.get(t), endOfInput, s, timers, out);
             }
+            rearmEvaluation(timestamp, current, alive && !times.isEmpty() ? times.get(0) : null, s, timers);
         } else {
             // The facts after the last evaluation's horizon wait in the value (state from before v3: those from this
             // timer's time on; every earlier one had its own timer, which fired first).
@@ -446,8 +450,30 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         return settings;
     }
 
+    /** A new subject's state: nothing evaluated yet ({@code evaluatedToMs} set marks it as written by v3). */
     private static CepSubjectState emptyState() {
-        return CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+        return CepSubjectState.newBuilder().setFacts(new ArrayList<>()).setEvaluatedToMs(Long.MIN_VALUE)
+                .setPendingAtMs(new ArrayList<>()).build();
+    }
+
+    /**
+     * State written before v3 by a pattern that splits its history does not list the times of its waiting facts: they
+     * are read from {@code pending-facts} once, the only time that map is iterated. Their own timers (one per fact, as
+     * that version registered them) still fire; an evaluation may take their facts first, and those timers then find
+     * nothing to do ({@link #alreadyEvaluated}). Returns whether the state changed.
+     */
+    private boolean migrate(CepSubjectState current) throws Exception {
+        if (!pattern.splitsHistory() || current.getEvaluatedToMs() != null) {
+            return false;
+        }
+        List<Long> times = new ArrayList<>();
+        for (Long at : pending.keys()) {
+            times.add(at);
+        }
+        Collections.sort(times);
+        current.setPendingAtMs(times);
+        current.setEvaluatedToMs(Long.MIN_VALUE);
+        return true;
     }
 
     /** Where {@code fact} goes in {@code facts} (event-time order, ties by event id): after every fact not after it. */
@@ -587,7 +613,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (from < next || history != null) {
                 settled.clear();
             }
-            Long newestWaiting = newestPending();
+            Long newestWaiting = newestPending(current);
             if (newestWaiting != null) {
                 // Facts still wait for their time (and their timers): keep where history was cut, and the clean-up.
                 if (drop > 0 || droppedAny) {
@@ -656,7 +682,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         if (current.getCleanupAtMs() == null) {
             List<CepFact> left = current.getFacts();
             long newest = left.get(left.size() - 1).getOccurredAtMs();
-            Long newestWaiting = newestPending();
+            Long newestWaiting = newestPending(current);
             if (newestWaiting != null && newestWaiting > newest) {
                 newest = newestWaiting;
             }
@@ -668,24 +694,16 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     }
 
     /**
-     * The newest time a fact waits for in {@code pending-facts}, or null: read only when the clean-up timer is re-armed
+     * The newest time a fact waits for in {@code pending-facts}, or null: needed when the clean-up timer is re-armed
      * (once per retention, or when the history runs out), so that it is armed at the newest fact, as with every fact in
      * the value.
      */
-    private Long newestPending() throws Exception {
+    private Long newestPending(CepSubjectState current) {
         if (!pattern.splitsHistory()) {
             return null;
         }
-        if (pendingTimes != null) {
-            return pendingTimes.isEmpty() ? null : pendingTimes.last();
-        }
-        Long newest = null;
-        for (Long at : pending.keys()) {
-            if (newest == null || at > newest) {
-                newest = at;
-            }
-        }
-        return newest;
+        List<Long> times = current.getPendingAtMs();
+        return times.isEmpty() ? null : times.get(times.size() - 1);
     }
 
     /** Timers are one per key and time: another fact's evaluation, deadline or the clean-up may share this one. */
