@@ -50,12 +50,14 @@ import java.util.Set;
  *   <li>{@code subject-facts}, one {@link CepSubjectState} (Avro): the facts the next in-order evaluation needs — the
  *       pattern's <i>tail</i> of the evaluated facts ({@link SubjectPattern#tailStart}) and the facts event time has
  *       not reached yet — each with the alert last reported with it as anchor; where history was cut; the key's
- *       clean-up timer; where the settled facts are.</li>
+ *       clean-up and evaluation timers and how far it was evaluated; where the settled facts are; the times of the
+ *       facts waiting in {@code pending-facts}.</li>
  *   <li>{@code settled-facts}, a map of the retained, evaluated facts before the tail, one entry per fact under a
  *       per-key sequence number given in event-time order (so the oldest is the entry under {@code settledFrom}).</li>
- *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time (the key of their
- *       evaluation timer): an in-order fact is one entry written and one timer; the value (the tail) is read to know
- *       whether the clean-up timer is armed, and written only to arm it.</li>
+ *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time: an in-order fact is
+ *       one entry written, and the value (the tail) read and, when the time is new, written with the time listed
+ *       ({@code pendingAtMs}), so that an evaluation reads the entries by key and never iterates the map (RocksDB
+ *       would step over every deleted entry on the way).</li>
  * </ul>
  * The two maps are used by patterns that {@link SubjectPattern#splitsHistory split their history} (the telemetry
  * ones); the others keep pending facts in the value as well, and their map states stay empty.
@@ -64,8 +66,8 @@ import java.util.Set;
  * (on arrival and at its evaluation) — 87 % of the matchers' time in a profile, growing with the reporting rate. But
  * an in-order reading can only make or change an occurrence together with the last reading (maintenance) or the
  * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — one
- * pending entry written (and the small value read) on arrival, then at its evaluation that entry read and deleted and
- * the value read and written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
+ * pending entry written and the small value read and written on arrival, then at its evaluation that entry read and
+ * deleted and the value read and written (once for all the facts evaluated together: see Event time), plus one map write when the reading leaves the tail and one delete and one read when it leaves the
  * retention. Pending readings are kept apart because a job catching up on a backlog (or a watermark held back by a
  * slow partition) can have many readings per vehicle waiting for their time: in the value, each arrival rewrote all
  * of them (seen in a profile of the benchmark after the tail alone had been introduced). The history before the tail is read again only when it can matter:
@@ -75,7 +77,9 @@ import java.util.Set;
  * rewritten. A sequence number rather than the event time keys the map because pruning must find the oldest entry
  * without iterating, and Flink promises no iteration order. Patterns with a short history (card testing, impossible
  * travel, account takeover, parcel SLA) keep the default tail, every fact: their map stays empty and they work as
- * before, one value read and written per evaluation. A value written before the map existed (schema v1) is the
+ * before, the value read and written on arrival and at each evaluation. (Impossible travel split like maintenance —
+ * its occurrence is two consecutive uses — was not faster in the benchmark, twice: a card has a few uses a day, so its
+ * value is small anyway; see docs/benchmarks.md.) A value written before the map existed (schema v1) is the
  * same thing as a value whose tail is everything, so it is read as it is and split at its first evaluation.
  *
  * <p><b>Event time.</b> A fact is added when its event arrives and evaluated once, when the watermark passes its time
@@ -83,6 +87,19 @@ import java.util.Set;
  * about something that did not happen (a parcel not delivered) also set a timer at their deadline: the partial match
  * times out when event time passes it. At end of input (watermark at +∞) nothing times out: the stream did not show
  * that the time passed.
+ * <p>A key has at most one <i>evaluation</i> timer ({@code evaluationTimerMs}), at its earliest waiting fact, moved
+ * earlier when an earlier fact arrives. When it fires (or the clean-up or a deadline does), the key's waiting facts the
+ * watermark has passed are evaluated one time after the other, each with its own time as horizon and time reached —
+ * what a timer per fact did, in the same order — but only up to the key's next clean-up or deadline timer, which Flink
+ * fires after, in order; the evaluation timer is then registered at the earliest fact still waiting (it may be behind
+ * the watermark already: Flink fires it in the same advance). So a backlog of facts per key costs one timer and one
+ * read and write of the value instead of one each per fact (timers in RocksDB were most of the matchers' time in a
+ * profile), and the alerts are the same, per key in the same order; only the order between keys within one advance
+ * of the watermark changes. {@code evaluatedToMs}, the horizon of the last evaluation, tells which facts in the value
+ * wait (those after it) and which timers are left over: state written before v3 has a timer per waiting fact, and
+ * once an evaluation took that fact, its timer finds the horizon past it and does nothing. (A deadline timer left at
+ * a time the current thresholds no longer give is treated the same way when it is behind the horizon; before, it
+ * pruned and moved facts without alerting.)
  *
  * <p><b>Late events (reconciliation).</b> An event behind the watermark (already recorded on {@code <topic>.late}
  * upstream) is added to the facts and the pattern re-evaluated at once. What it can still change: it can complete an
@@ -94,7 +111,7 @@ import java.util.Set;
  * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
  * settled ones from the oldest; the map is read only when one goes). Each
  * key has at most one clean-up timer, at its newest fact's time plus the retention (re-armed when it fires and newer
- * facts remain; the facts waiting in {@code pending-facts} count, found by reading that map's keys only then); once no
+ * facts remain; the facts waiting in {@code pending-facts} count, their times listed in the value); once no
  * fact is left, the key's state and its remaining timers are deleted. A repeated event id is dropped (the log is
  * at-least-once per event id).
  */
