@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,12 +50,14 @@ import java.util.Set;
  *   <li>{@code subject-facts}, one {@link CepSubjectState} (Avro): the facts the next in-order evaluation needs — the
  *       pattern's <i>tail</i> of the evaluated facts ({@link SubjectPattern#tailStart}) and the facts event time has
  *       not reached yet — each with the alert last reported with it as anchor; where history was cut; the key's
- *       clean-up timer; where the settled facts are.</li>
+ *       clean-up and evaluation timers and how far it was evaluated; where the settled facts are; the times of the
+ *       facts waiting in {@code pending-facts}.</li>
  *   <li>{@code settled-facts}, a map of the retained, evaluated facts before the tail, one entry per fact under a
  *       per-key sequence number given in event-time order (so the oldest is the entry under {@code settledFrom}).</li>
- *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time (the key of their
- *       evaluation timer): an in-order fact is one entry written and one timer; the value (the tail) is read to know
- *       whether the clean-up timer is armed, and written only to arm it.</li>
+ *   <li>{@code pending-facts}, a map of the facts event time has not reached yet, by event time: an in-order fact is
+ *       one entry written, and the value (the tail) read and, when the time is new, written with the time listed
+ *       ({@code pendingAtMs}), so that an evaluation reads the entries by key and never iterates the map (RocksDB
+ *       would step over every deleted entry on the way).</li>
  * </ul>
  * The two maps are used by patterns that {@link SubjectPattern#splitsHistory split their history} (the telemetry
  * ones); the others keep pending facts in the value as well, and their map states stay empty.
@@ -63,8 +66,8 @@ import java.util.Set;
  * (on arrival and at its evaluation) — 87 % of the matchers' time in a profile, growing with the reporting rate. But
  * an in-order reading can only make or change an occurrence together with the last reading (maintenance) or the
  * current rising run (overheating): that tail is all the value holds, and a reading costs a constant amount — one
- * pending entry written (and the small value read) on arrival, then at its evaluation that entry read and deleted and
- * the value read and written, plus one map write when the reading leaves the tail and one delete and one read when it leaves the
+ * pending entry written and the small value read and written on arrival, then at its evaluation that entry read and
+ * deleted and the value read and written (once for all the facts evaluated together: see Event time), plus one map write when the reading leaves the tail and one delete and one read when it leaves the
  * retention. Pending readings are kept apart because a job catching up on a backlog (or a watermark held back by a
  * slow partition) can have many readings per vehicle waiting for their time: in the value, each arrival rewrote all
  * of them (seen in a profile of the benchmark after the tail alone had been introduced). The history before the tail is read again only when it can matter:
@@ -74,7 +77,9 @@ import java.util.Set;
  * rewritten. A sequence number rather than the event time keys the map because pruning must find the oldest entry
  * without iterating, and Flink promises no iteration order. Patterns with a short history (card testing, impossible
  * travel, account takeover, parcel SLA) keep the default tail, every fact: their map stays empty and they work as
- * before, one value read and written per evaluation. A value written before the map existed (schema v1) is the
+ * before, the value read and written on arrival and at each evaluation. (Impossible travel split like maintenance —
+ * its occurrence is two consecutive uses — was not faster in the benchmark, twice: a card has a few uses a day, so its
+ * value is small anyway; see docs/benchmarks.md.) A value written before the map existed (schema v1) is the
  * same thing as a value whose tail is everything, so it is read as it is and split at its first evaluation.
  *
  * <p><b>Event time.</b> A fact is added when its event arrives and evaluated once, when the watermark passes its time
@@ -82,6 +87,19 @@ import java.util.Set;
  * about something that did not happen (a parcel not delivered) also set a timer at their deadline: the partial match
  * times out when event time passes it. At end of input (watermark at +∞) nothing times out: the stream did not show
  * that the time passed.
+ * <p>A key has at most one <i>evaluation</i> timer ({@code evaluationTimerMs}), at its earliest waiting fact, moved
+ * earlier when an earlier fact arrives. When it fires (or the clean-up or a deadline does), the key's waiting facts the
+ * watermark has passed are evaluated one time after the other, each with its own time as horizon and time reached —
+ * what a timer per fact did, in the same order — but only up to the key's next clean-up or deadline timer, which Flink
+ * fires after, in order; the evaluation timer is then registered at the earliest fact still waiting (it may be behind
+ * the watermark already: Flink fires it in the same advance). So a backlog of facts per key costs one timer and one
+ * read and write of the value instead of one each per fact (timers in RocksDB were most of the matchers' time in a
+ * profile), and the alerts are the same, per key in the same order; only the order between keys within one advance
+ * of the watermark changes. {@code evaluatedToMs}, the horizon of the last evaluation, tells which facts in the value
+ * wait (those after it) and which timers are left over: state written before v3 has a timer per waiting fact, and
+ * once an evaluation took that fact, its timer finds the horizon past it and does nothing. (A deadline timer left at
+ * a time the current thresholds no longer give is treated the same way when it is behind the horizon; before, it
+ * pruned and moved facts without alerting.)
  *
  * <p><b>Late events (reconciliation).</b> An event behind the watermark (already recorded on {@code <topic>.late}
  * upstream) is added to the facts and the pattern re-evaluated at once. What it can still change: it can complete an
@@ -93,7 +111,7 @@ import java.util.Set;
  * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
  * settled ones from the oldest; the map is read only when one goes). Each
  * key has at most one clean-up timer, at its newest fact's time plus the retention (re-armed when it fires and newer
- * facts remain; the facts waiting in {@code pending-facts} count, found by reading that map's keys only then); once no
+ * facts remain; the facts waiting in {@code pending-facts} count, their times listed in the value); once no
  * fact is left, the key's state and its remaining timers are deleted. A repeated event id is dropped (the log is
  * at-least-once per event id).
  */
@@ -152,6 +170,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (current != null && current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
                 return;
             }
+            boolean changed = current != null && migrate(current);
             List<CepFact> sameTime = pending.get(at);
             List<CepFact> waiting = sameTime == null ? new ArrayList<>(1) : new ArrayList<>(sameTime);
             int position = waiting.size();
@@ -165,14 +184,25 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
             waiting.add(position, fact);
             pending.put(at, waiting);
-            ctx.timerService().registerEventTimeTimer(at);
-            if (current == null || current.getCleanupAtMs() == null) {
-                if (current == null) {
-                    current = emptyState();
+            if (current == null) {
+                current = emptyState();
+            }
+            if (sameTime == null) {
+                List<Long> times = current.getPendingAtMs();
+                int i = Collections.binarySearch(times, at);
+                if (i < 0) {
+                    times.add(-i - 1, at);
+                    changed = true;
                 }
+            }
+            changed |= armEvaluation(at, current, s, ctx.timerService());
+            if (current.getCleanupAtMs() == null) {
                 long cleanupAt = at + retention + 1;
                 ctx.timerService().registerEventTimeTimer(cleanupAt);
                 current.setCleanupAtMs(cleanupAt);
+                changed = true;
+            }
+            if (changed) {
                 state.update(current);
             }
             return;
@@ -182,6 +212,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             current = emptyState();
         } else if (current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
             return;
+        } else {
+            migrate(current);
         }
         List<CepFact> facts = current.getFacts();
         for (CepFact f : facts) {
@@ -209,38 +241,135 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             current.setCleanupAtMs(cleanupAt);
         }
         if (late) {
-            evaluate(ctx.getCurrentKey(), current, history, watermark,
+            boolean alive = evaluate(ctx.getCurrentKey(), current, history, watermark,
                     watermark == Long.MAX_VALUE ? null : Instant.ofEpochMilli(watermark), s, ctx.timerService(), out);
+            write(current, alive);
         } else {
-            ctx.timerService().registerEventTimeTimer(at);
+            armEvaluation(at, current, s, ctx.timerService());
             state.update(current);
         }
     }
 
+    /**
+     * Makes sure the subject's one evaluation timer is at or before {@code at}, a fact now waiting for its time: if it
+     * is later (or there is none), moves it to {@code at}; the timer it replaces is deleted unless the clean-up or a
+     * deadline shares it. Returns whether {@code current} changed.
+     */
+    private boolean armEvaluation(long at, CepSubjectState current, PatternSettings s, TimerService timers) {
+        Long armed = current.getEvaluationTimerMs();
+        if (armed != null && armed <= at) {
+            return false;
+        }
+        if (armed != null && !sharedWithOtherTimer(armed, current, s)) {
+            timers.deleteEventTimeTimer(armed);
+        }
+        timers.registerEventTimeTimer(at);
+        current.setEvaluationTimerMs(at);
+        return true;
+    }
+
+    /** Whether the clean-up or a deadline is at {@code timestamp}: timers are one per key and time. */
+    private boolean sharedWithOtherTimer(long timestamp, CepSubjectState current, PatternSettings s) {
+        if (current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp) {
+            return true;
+        }
+        return hasDeadlineAt(timestamp, current.getFacts(), s);
+    }
+
+    private boolean hasDeadlineAt(long timestamp, List<CepFact> facts, PatternSettings s) {
+        for (CepFact f : facts) {
+            if (pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void write(CepSubjectState current, boolean alive) throws Exception {
+        if (alive) {
+            state.update(current);
+        } else {
+            state.clear();
+        }
+    }
+
+    /**
+     * A timer of the subject fired: the clean-up, a deadline, the evaluation timer, or several at once (one timer per
+     * key and time). First what that time needs, as its own timer always did; then, in event-time order, each time of
+     * the facts still waiting that the watermark has passed, as if each had its own timer — up to, not including, the
+     * subject's next clean-up or deadline timer, which Flink fires after, in order; a fact waiting from there on gets
+     * the evaluation timer. So the facts are evaluated in the same order and with the same horizons as with a timer per
+     * fact, and the value is read and written once.
+     */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
-        List<CepFact> arrived = pattern.splitsHistory() ? pending.get(timestamp) : null;
         CepSubjectState current = state.value();
+        PatternSettings s = settings(ctx.getBroadcastState(RULES));
         if (current == null) {
-            if (arrived == null) {
+            if (!pattern.splitsHistory() || !pending.contains(timestamp)) {
                 return;
             }
-            current = emptyState();
+            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).setPendingAtMs(new ArrayList<>()).build();
         }
-        PatternSettings s = settings(ctx.getBroadcastState(RULES));
+        migrate(current);
+        if (alreadyEvaluated(timestamp, current, s)) {
+            return;
+        }
         TimerService timers = ctx.timerService();
-        boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == timestamp;
+        long watermark = timers.currentWatermark();
+        Long nextOther = nextOtherTimer(timestamp, current, s);
+        long until = nextOther == null ? watermark : Math.min(watermark, nextOther - 1);
+        boolean endOfInput = watermark == Long.MAX_VALUE;
+        String key = ctx.getCurrentKey();
+        boolean alive;
+        if (pattern.splitsHistory()) {
+            // The waiting facts' times are in the value; each time's entry is read and deleted as it is evaluated.
+            List<Long> times = current.getPendingAtMs();
+            int at = Collections.binarySearch(times, timestamp);
+            if (at >= 0) {
+                times.remove(at);
+            }
+            alive = step(key, timestamp, current, pending.get(timestamp), endOfInput, s, timers, out);
+            while (alive && !times.isEmpty() && times.get(0) <= until) {
+                long t = times.remove(0);
+                alive = step(key, t, current, pending.get(t), endOfInput, s, timers, out);
+            }
+            rearmEvaluation(timestamp, current, alive && !times.isEmpty() ? times.get(0) : null, s, timers);
+        } else {
+            // The facts after the last evaluation's horizon wait in the value (state from before v3: those from this
+            // timer's time on; every earlier one had its own timer, which fired first).
+            long evaluatedTo = current.getEvaluatedToMs() == null ? timestamp - 1 : current.getEvaluatedToMs();
+            alive = step(key, timestamp, current, null, endOfInput, s, timers, out);
+            Long next = alive ? firstAfter(current.getFacts(), Math.max(evaluatedTo, timestamp)) : null;
+            while (next != null && next <= until) {
+                alive = step(key, next, current, null, endOfInput, s, timers, out);
+                next = alive ? firstAfter(current.getFacts(), next) : null;
+            }
+            rearmEvaluation(timestamp, current, next, s, timers);
+        }
+        write(current, alive);
+    }
+
+    /**
+     * What a timer at {@code t} did when each waiting fact had its own: takes the facts waiting for {@code t}
+     * ({@code arrived}, patterns that split; the others hold them in the value), and evaluates at horizon {@code t}
+     * if a fact is at {@code t} or has its deadline there; a clean-up alone only prunes and re-arms. Returns whether the
+     * subject has state left.
+     */
+    private boolean step(String key, long t, CepSubjectState current, List<CepFact> arrived, boolean endOfInput,
+                         PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
+        boolean cleanup = current.getCleanupAtMs() != null && current.getCleanupAtMs() == t;
         boolean due = arrived != null;
         if (arrived != null) {
-            pending.remove(timestamp);
+            pending.remove(t);
             List<CepFact> facts = current.getFacts();
             for (CepFact fact : arrived) {
                 facts.add(positionOf(facts, fact), fact);
             }
         }
         for (CepFact f : due ? List.<CepFact>of() : current.getFacts()) {
-            if (f.getOccurredAtMs() == timestamp
-                    || pattern.deadline(f, s).map(d -> d.toEpochMilli() == timestamp).orElse(false)) {
+            if (f.getOccurredAtMs() == t
+                    || pattern.deadline(f, s).map(d -> d.toEpochMilli() == t).orElse(false)) {
                 due = true;
                 break;
             }
@@ -248,14 +377,62 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         if (cleanup) {
             current.setCleanupAtMs(null);
         }
-        boolean endOfInput = timers.currentWatermark() == Long.MAX_VALUE;
         if (due) {
             List<CepFact> history = hasSettled(current) && settingsChanged(current) ? history(current) : null;
-            evaluate(ctx.getCurrentKey(), current, history, timestamp,
-                    endOfInput ? null : Instant.ofEpochMilli(timestamp), s, timers, out);
-        } else {
-            store(current, current.getFacts(), null, Collections.emptySet(), timestamp, s, timers);
+            return evaluate(key, current, history, t, endOfInput ? null : Instant.ofEpochMilli(t), s, timers, out);
         }
+        return store(current, current.getFacts(), null, Collections.emptySet(), t, s, timers);
+    }
+
+    /**
+     * A timer at or before the last evaluation's horizon that is neither the clean-up nor a deadline: an evaluation
+     * timer of state written before v3 (a timer per waiting fact) whose facts an evaluation already took. It fires in
+     * the same advance of the watermark as that evaluation, so the value has not changed since.
+     */
+    private boolean alreadyEvaluated(long timestamp, CepSubjectState current, PatternSettings s) {
+        Long evaluatedTo = current.getEvaluatedToMs();
+        return evaluatedTo != null && timestamp <= evaluatedTo && !sharedWithOtherTimer(timestamp, current, s);
+    }
+
+    /** The subject's first clean-up or deadline timer after {@code timestamp}, or null. */
+    private Long nextOtherTimer(long timestamp, CepSubjectState current, PatternSettings s) {
+        Long next = current.getCleanupAtMs() != null && current.getCleanupAtMs() > timestamp ? current.getCleanupAtMs() : null;
+        for (CepFact f : current.getFacts()) {
+            Optional<Instant> deadline = pattern.deadline(f, s);
+            if (deadline.isPresent()) {
+                long d = deadline.get().toEpochMilli();
+                if (d > timestamp && (next == null || d < next)) {
+                    next = d;
+                }
+            }
+        }
+        return next;
+    }
+
+    /** The time of the first fact after {@code time} ({@code facts} in event-time order), or null. */
+    private static Long firstAfter(List<CepFact> facts, long time) {
+        for (CepFact f : facts) {
+            if (f.getOccurredAtMs() > time) {
+                return f.getOccurredAtMs();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Leaves the evaluation timer at {@code next}, the earliest fact still waiting (none: no timer). The one that fired
+     * ({@code timestamp}) is gone; one registered later than it and not at {@code next} is deleted unless the clean-up
+     * or a deadline shares it.
+     */
+    private void rearmEvaluation(long timestamp, CepSubjectState current, Long next, PatternSettings s, TimerService timers) {
+        Long armed = current.getEvaluationTimerMs();
+        if (armed != null && armed > timestamp && !armed.equals(next) && !sharedWithOtherTimer(armed, current, s)) {
+            timers.deleteEventTimeTimer(armed);
+        }
+        if (next != null && (armed == null || armed <= timestamp || !armed.equals(next))) {
+            timers.registerEventTimeTimer(next);
+        }
+        current.setEvaluationTimerMs(next);
     }
 
     @Override
@@ -290,8 +467,30 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         return settings;
     }
 
+    /** A new subject's state: nothing evaluated yet ({@code evaluatedToMs} set marks it as written by v3). */
     private static CepSubjectState emptyState() {
-        return CepSubjectState.newBuilder().setFacts(new ArrayList<>()).build();
+        return CepSubjectState.newBuilder().setFacts(new ArrayList<>()).setEvaluatedToMs(Long.MIN_VALUE)
+                .setPendingAtMs(new ArrayList<>()).build();
+    }
+
+    /**
+     * State written before v3 by a pattern that splits its history does not list the times of its waiting facts: they
+     * are read from {@code pending-facts} once, the only time that map is iterated. Their own timers (one per fact, as
+     * that version registered them) still fire; an evaluation may take their facts first, and those timers then find
+     * nothing to do ({@link #alreadyEvaluated}). Returns whether the state changed.
+     */
+    private boolean migrate(CepSubjectState current) throws Exception {
+        if (!pattern.splitsHistory() || current.getEvaluatedToMs() != null) {
+            return false;
+        }
+        List<Long> times = new ArrayList<>();
+        for (Long at : pending.keys()) {
+            times.add(at);
+        }
+        Collections.sort(times);
+        current.setPendingAtMs(times);
+        current.setEvaluatedToMs(Long.MIN_VALUE);
+        return true;
     }
 
     /** Where {@code fact} goes in {@code facts} (event-time order, ties by event id): after every fact not after it. */
@@ -344,7 +543,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * {@link SubjectPattern#tailStart} that finds every occurrence an in-order fact can make or change. With it, over
      * every retained fact.
      */
-    private void evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
+    private boolean evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
                           PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
         List<CepFact> facts = current.getFacts();
         if (history != null) {
@@ -385,7 +584,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
         }
         current.setSettingsHash(settingsHash);
-        store(current, facts, history, reported, horizon, s, timers);
+        return store(current, facts, history, reported, horizon, s, timers);
     }
 
     /**
@@ -397,8 +596,10 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * @param history  the settled facts as read by {@link #history}, when {@code facts} includes them; null otherwise
      * @param reported facts whose reported alert changed in this evaluation, to be written back if settled
      */
-    private void store(CepSubjectState current, List<CepFact> facts, List<CepFact> history, Set<CepFact> reported,
-                       long horizon, PatternSettings s, TimerService timers) throws Exception {
+    private boolean store(CepSubjectState current, List<CepFact> facts, List<CepFact> history, Set<CepFact> reported,
+                          long horizon, PatternSettings s, TimerService timers) throws Exception {
+        Long evaluatedTo = current.getEvaluatedToMs();
+        current.setEvaluatedToMs(evaluatedTo == null ? horizon : Math.max(evaluatedTo, horizon));
         long cutoff = horizon == Long.MAX_VALUE ? Long.MAX_VALUE : horizon - pattern.retention(s).toMillis();
         long from = current.getSettledFrom();
         long next = current.getSettledNext();
@@ -429,7 +630,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (from < next || history != null) {
                 settled.clear();
             }
-            Long newestWaiting = newestPending();
+            Long newestWaiting = newestPending(current);
             if (newestWaiting != null) {
                 // Facts still wait for their time (and their timers): keep where history was cut, and the clean-up.
                 if (drop > 0 || droppedAny) {
@@ -445,14 +646,12 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     timers.registerEventTimeTimer(cleanupAt);
                     current.setCleanupAtMs(cleanupAt);
                 }
-                state.update(current);
-            } else {
-                if (current.getCleanupAtMs() != null) {
-                    timers.deleteEventTimeTimer(current.getCleanupAtMs());
-                }
-                state.clear();
+                return true;
             }
-            return;
+            if (current.getCleanupAtMs() != null) {
+                timers.deleteEventTimeTimer(current.getCleanupAtMs());
+            }
+            return false;
         }
         if (drop > 0 || droppedAny) {
             Long dropped = current.getDroppedBeforeMs();
@@ -500,7 +699,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         if (current.getCleanupAtMs() == null) {
             List<CepFact> left = current.getFacts();
             long newest = left.get(left.size() - 1).getOccurredAtMs();
-            Long newestWaiting = newestPending();
+            Long newestWaiting = newestPending(current);
             if (newestWaiting != null && newestWaiting > newest) {
                 newest = newestWaiting;
             }
@@ -508,25 +707,20 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             timers.registerEventTimeTimer(cleanupAt);
             current.setCleanupAtMs(cleanupAt);
         }
-        state.update(current);
+        return true;
     }
 
     /**
-     * The newest time a fact waits for in {@code pending-facts}, or null: read only when the clean-up timer is re-armed
+     * The newest time a fact waits for in {@code pending-facts}, or null: needed when the clean-up timer is re-armed
      * (once per retention, or when the history runs out), so that it is armed at the newest fact, as with every fact in
      * the value.
      */
-    private Long newestPending() throws Exception {
+    private Long newestPending(CepSubjectState current) {
         if (!pattern.splitsHistory()) {
             return null;
         }
-        Long newest = null;
-        for (Long at : pending.keys()) {
-            if (newest == null || at > newest) {
-                newest = at;
-            }
-        }
-        return newest;
+        List<Long> times = current.getPendingAtMs();
+        return times.isEmpty() ? null : times.get(times.size() - 1);
     }
 
     /** Timers are one per key and time: another fact's evaluation, deadline or the clean-up may share this one. */

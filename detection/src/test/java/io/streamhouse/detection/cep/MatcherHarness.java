@@ -9,6 +9,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 
@@ -29,22 +30,30 @@ final class MatcherHarness<E> implements AutoCloseable {
     private int taken;
 
     MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key) throws Exception {
-        this(pattern, type, key, null);
+        this(pattern, type, key, null, new PatternMatcher(pattern));
+    }
+
+    /** The matcher as it was before its evaluation timers were coalesced ({@link PerFactTimerMatcher}). */
+    static <E> MatcherHarness<E> perFactTimers(SubjectPattern<E> pattern, TypeInformation<E> type,
+                                               KeySelector<E, String> key) throws Exception {
+        return new MatcherHarness<>(pattern, type, key, null, new PerFactTimerMatcher(pattern));
     }
 
     private MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key,
-                           OperatorSubtaskState restoreFrom) throws Exception {
+                           OperatorSubtaskState restoreFrom,
+                           KeyedBroadcastProcessFunction<String, Tuple2<String, CepFact>, RuleDefinition, Alert> matcher)
+            throws Exception {
         this.pattern = pattern;
         this.type = type;
         this.key = key;
         KeySelector<Tuple2<String, CepFact>, String> subject = t -> t.f0;
-        harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(new PatternMatcher(pattern), subject,
-                Types.STRING, PatternMatcher.RULES);
-        if (restoreFrom != null) {
-            harness.close();
+        if (restoreFrom == null) {
+            harness = ProcessFunctionTestHarnesses.forKeyedBroadcastProcessFunction(matcher, subject,
+                    Types.STRING, PatternMatcher.RULES);
+        } else {
             harness = new KeyedBroadcastOperatorTestHarness<>(
                     new org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator<>(
-                            new PatternMatcher(pattern), List.of(PatternMatcher.RULES)),
+                            matcher, List.of(PatternMatcher.RULES)),
                     subject, Types.STRING, 1, 1, 0);
             harness.setup();
             harness.initializeState(restoreFrom);
@@ -91,11 +100,14 @@ final class MatcherHarness<E> implements AutoCloseable {
         return harness.numEventTimeTimers();
     }
 
-    /** Takes a snapshot, closes this operator and returns a new one restored from it (as after a failure). */
+    /**
+     * Takes a snapshot, closes this operator and returns a new one restored from it (as after a failure). The new one
+     * is always a {@link PatternMatcher}: from a {@link #perFactTimers} harness, this is an upgrade from a savepoint.
+     */
     MatcherHarness<E> restartFromSnapshot() throws Exception {
         OperatorSubtaskState snapshot = harness.snapshot(1L, 1L);
         harness.close();
-        return new MatcherHarness<>(pattern, type, key, snapshot);
+        return new MatcherHarness<>(pattern, type, key, snapshot, new PatternMatcher(pattern));
     }
 
     @Override

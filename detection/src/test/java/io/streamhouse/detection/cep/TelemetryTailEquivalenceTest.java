@@ -75,7 +75,7 @@ class TelemetryTailEquivalenceTest {
     }
 
     /** One input of the matcher: an event, a watermark or a rule. */
-    private record Step(VehicleTelemetry event, Instant watermark, RuleDefinition rule) {
+    record Step(VehicleTelemetry event, Instant watermark, RuleDefinition rule) {
         void apply(MatcherHarness<VehicleTelemetry> m) throws Exception {
             if (event != null) {
                 m.send(event);
@@ -98,7 +98,7 @@ class TelemetryTailEquivalenceTest {
      * bound late, 3 % twice; the watermark trails the newest event time by the bound, advanced after every event or
      * only every so many ({@link #WATERMARK_EVERY}). The thresholds change on the way.
      */
-    private static List<Step> steps(long seed) {
+    static List<Step> steps(long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<Timed> timed = new ArrayList<>();
         long seq = 0;
