@@ -7,6 +7,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.VersionedKeyValueStore;
@@ -18,27 +19,48 @@ import java.time.Instant;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A fold that throws sends the event to the dead-letter topic it names, and the next event is folded as usual. */
+/**
+ * A fold that throws sends the event to the dead-letter topic it names, and the next event is folded as usual; a
+ * failure of Streams itself (a fenced producer, a migrated task) is not the event's fault and goes to Streams.
+ */
 class FoldIntoVersionedStoreTest {
 
-    @Test
-    void anEventTheFoldCannotApplyIsDeadLetteredAndTheNextIsApplied() {
+    private static TopologyTestDriver driver(FoldIntoVersionedStore.Fold<String, String> fold) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
                 Stores.persistentVersionedKeyValueStore("s", Duration.ofDays(1)), Serdes.String(), Serdes.String()));
         ServingTopology.deadLetter(builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .process(() -> new FoldIntoVersionedStore<String, String>("s",
-                        (prev, key, e) -> {
-                            if (e.startsWith("boom")) {
-                                throw new IllegalStateException("cannot fold " + e);
-                            }
-                            return prev == null ? e : prev + "," + e;
-                        }, e -> Instant.ofEpochMilli(1000), e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq", new OpenStores()), "s"), "test");
+                .process(() -> new FoldIntoVersionedStore<String, String>("s", fold, e -> Instant.ofEpochMilli(1000),
+                        e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq", new OpenStores()), "s"), "test");
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fold-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        try (var driver = new TopologyTestDriver(builder.build(), props)) {
+        return new TopologyTestDriver(builder.build(), props);
+    }
+
+    @Test
+    void aFailureOfStreamsItselfIsRethrownNotDeadLettered() {
+        try (var driver = driver((prev, key, e) -> {
+            throw new StreamsException("the producer was fenced");
+        })) {
+            var in = driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
+            var dlq = driver.createOutputTopic("in.dlq", new StringDeserializer(), Serdes.ByteArray().deserializer());
+            assertThatThrownBy(() -> in.pipeInput("k", "a")).isInstanceOf(StreamsException.class)
+                    .hasStackTraceContaining("the producer was fenced");
+            assertThat(dlq.isEmpty()).isTrue();
+        }
+    }
+
+    @Test
+    void anEventTheFoldCannotApplyIsDeadLetteredAndTheNextIsApplied() {
+        try (var driver = driver((prev, key, e) -> {
+            if (e.startsWith("boom")) {
+                throw new IllegalStateException("cannot fold " + e);
+            }
+            return prev == null ? e : prev + "," + e;
+        })) {
             var in = driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
             var dlq = driver.createOutputTopic("in.dlq", new StringDeserializer(), Serdes.ByteArray().deserializer());
             in.pipeInput("k", "a");
