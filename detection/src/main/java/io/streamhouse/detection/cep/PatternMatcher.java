@@ -309,7 +309,9 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             if (!pattern.splitsHistory() || !pending.contains(timestamp)) {
                 return;
             }
-            current = CepSubjectState.newBuilder().setFacts(new ArrayList<>()).setPendingAtMs(new ArrayList<>()).build();
+            // Waiting facts without a value: state from before v3, so its waiting times are listed by migrate below.
+            current = emptyState();
+            current.setEvaluatedToMs(null);
         }
         migrate(current);
         if (alreadyEvaluated(timestamp, current, s)) {

@@ -64,8 +64,8 @@ public final class LatestValues<V> {
         if (cached == null) {
             long changesBefore = changes.get();
             VersionedRecord<V> stored = store.get(key);
+            VersionedRecord<V> entry = stored == null ? none() : stored;
             if (capacity > 0) {
-                VersionedRecord<V> entry = stored == null ? none() : stored;
                 boolean[] inserted = {false};
                 entries.computeIfAbsent(key, k -> {
                     if (changes.get() != changesBefore) {
@@ -78,7 +78,7 @@ public final class LatestValues<V> {
                     inserted(key);
                 }
             }
-            cached = stored == null ? none() : stored;
+            cached = entry;
         }
         if (closed) {
             throw new IllegalStateException("store partition closed");
