@@ -60,6 +60,14 @@ public interface ApiConfig {
         @WithName("history-retention")
         @io.smallrye.config.WithDefault("P7D")
         java.time.Duration historyRetention();
+
+        /**
+         * Segment interval of the versioned stores: all versions of a key within one segment are one RocksDB value,
+         * rewritten on each put of that key, and an asOf query reads one value per segment it reaches back over.
+         */
+        @WithName("history-segment")
+        @io.smallrye.config.WithDefault("PT1M")
+        java.time.Duration historySegment();
     }
 
     interface Kafka {

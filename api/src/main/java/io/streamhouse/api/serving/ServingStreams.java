@@ -8,6 +8,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
+import io.streamhouse.projections.serving.StateLayout;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import jakarta.annotation.PreDestroy;
@@ -83,8 +84,10 @@ public class ServingStreams {
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
         OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
-        KafkaStreams created = new KafkaStreams(ServingTopology.build(
-                new ServingTopology.Config(config.serving().historyRetention()), serdes, openStores), props);
+        var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
+        KafkaStreams created = new KafkaStreams(ServingTopology.build(topologyConfig, serdes, openStores), props);
+        rebuildIfLaidOutOtherwise(created, Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
+                config.serving().applicationId(), StateLayout.of(topologyConfig));
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Serving projections thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -98,6 +101,20 @@ public class ServingStreams {
         }
         created.start();
         LOG.infof("Serving projections started as %s (application %s)", self, config.serving().applicationId());
+    }
+
+    /** Wipes local state written with another store layout (it restores from the changelogs), then records this one. */
+    private static void rebuildIfLaidOutOtherwise(KafkaStreams created, Path stateDir, String applicationId, String layout) {
+        try {
+            String why = StateLayout.mismatch(stateDir, applicationId, layout);
+            if (why != null) {
+                LOG.warnf("Rebuilding the serving stores from their changelogs: %s", why);
+                created.cleanUp();
+            }
+            StateLayout.record(stateDir, layout);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot check the serving state layout in " + stateDir, e);
+        }
     }
 
     /** What correctness needs is {@code put}; tunables are {@code putIfAbsent}. Shared with the two-instance test. */

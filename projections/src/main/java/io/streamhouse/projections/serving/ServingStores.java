@@ -27,6 +27,9 @@ public final class ServingStores {
     /** How far back {@code asOf} reaches by default: older versions are dropped from the versioned stores. */
     public static final Duration DEFAULT_HISTORY_RETENTION = Duration.ofDays(7);
 
+    /** The versioned stores' segment interval by default (see {@link ServingTopology.Config}). */
+    public static final Duration DEFAULT_HISTORY_SEGMENT = Duration.ofMinutes(1);
+
     /**
      * The topics whose partition {@code p} feeds partition {@code p} of each store (repartition topics by suffix):
      * the lag of an answer is the lag of these partitions.

@@ -51,17 +51,29 @@ import java.util.Objects;
  */
 public final class ServingTopology {
 
-    /** @param historyRetention how far back a store keeps versions, i.e. how old an {@code asOf} can be */
-    public record Config(Duration historyRetention) {
+    /**
+     * @param historyRetention how far back a store keeps versions, i.e. how old an {@code asOf} can be
+     * @param historySegment   the versioned stores' segment interval. Streams keeps all the versions of one key that
+     *                         fall in one segment in a single RocksDB value, read and rewritten whole on every put of
+     *                         that key; so a key updated every few seconds makes each put cost as much as all its
+     *                         versions in the segment. Streams' default for a 7-day retention is 7 hours; a short
+     *                         segment bounds a put, at the price of one RocksDB read per segment that an
+     *                         {@code asOf} query reaches back over (docs/architecture.md, "Versioned stores")
+     */
+    public record Config(Duration historyRetention, Duration historySegment) {
         public Config {
             Objects.requireNonNull(historyRetention, "historyRetention");
+            Objects.requireNonNull(historySegment, "historySegment");
             if (historyRetention.isNegative() || historyRetention.isZero()) {
                 throw new IllegalArgumentException("historyRetention must be positive");
+            }
+            if (historySegment.isNegative() || historySegment.isZero()) {
+                throw new IllegalArgumentException("historySegment must be positive");
             }
         }
 
         public static Config defaults() {
-            return new Config(ServingStores.DEFAULT_HISTORY_RETENTION);
+            return new Config(ServingStores.DEFAULT_HISTORY_RETENTION, ServingStores.DEFAULT_HISTORY_SEGMENT);
         }
     }
 
@@ -146,7 +158,8 @@ public final class ServingTopology {
     private static <V extends org.apache.avro.specific.SpecificRecord> void addVersionedStore(
             StreamsBuilder builder, Config config, String name, Serde<V> serde) {
         builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
-                Stores.persistentVersionedKeyValueStore(name, config.historyRetention()), Serdes.String(), serde));
+                Stores.persistentVersionedKeyValueStore(name, config.historyRetention(), config.historySegment()),
+                Serdes.String(), serde));
     }
 
     /** Events a fold could not apply, to the dead-letter topic named in their headers. */

@@ -133,6 +133,34 @@ class ServingTopologyTest {
     }
 
     @Test
+    void asOfFindsEachVersionAcrossManyShortSegments() {
+        assertThat(ServingTopology.Config.defaults().historySegment()).as("the case this test is about")
+                .isLessThan(java.time.Duration.ofMinutes(10));
+        var scans = input(Topics.PARCEL_SCANS);
+        ParcelStatus[] statuses = {ParcelStatus.RECEIVED_AT_HUB, ParcelStatus.LOADED, ParcelStatus.IN_TRANSIT};
+        int count = 200; // one scan every 20 s for over an hour: three versions per one-minute segment, 67 segments
+        for (int i = 0; i < count; i++) {
+            scans.pipeInput("P-1042", scan("s" + i, statuses[i % 3], Hubs.ROTTERDAM, null, Times.T0.plusSeconds(20L * i)));
+        }
+        VersionedKeyValueStore<String, ParcelTracking> store = versioned(ServingStores.PARCEL_TRACKING);
+        for (int i = 0; i < count; i++) {
+            Instant at = Times.T0.plusSeconds(20L * i);
+            var version = store.get("P-1042", at.plusMillis(19_999).toEpochMilli());
+            assertThat(version.value().getLastEventId()).as("as of the end of scan %d's interval", i).isEqualTo("s" + i);
+            assertThat(version.timestamp()).isEqualTo(at.toEpochMilli());
+            assertThat(store.get("P-1042", at.toEpochMilli()).value().getScans()).as("as of scan %d itself", i).isEqualTo(i + 1);
+        }
+        assertThat(store.get("P-1042", Times.T0.minusMillis(1).toEpochMilli())).isNull();
+    }
+
+    @Test
+    void aSegmentIntervalMustBePositive() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new ServingTopology.Config(java.time.Duration.ofDays(1), java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("historySegment");
+    }
+
+    @Test
     void lateScanJoinsTheHistoryButDoesNotMoveTheParcelBack() {
         var scans = input(Topics.PARCEL_SCANS);
         Instant t1 = Times.T0;
