@@ -1,6 +1,7 @@
 package io.streamhouse.api.serving;
 
 import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.topic.TopicSerdes;
@@ -159,11 +160,21 @@ public class ServingStreams {
         return s == null ? KafkaStreams.State.CREATED : s.state();
     }
 
+    /**
+     * Closed when shutdown starts, before any bean is destroyed: the stream threads encode with the registry client,
+     * and a {@code @PreDestroy} alone could run after that client was closed (the folds then failed on every record
+     * still in flight, and logged them as dead letters, until the threads stopped).
+     */
+    void onStop(@Observes ShutdownEvent event) {
+        close();
+    }
+
     @PreDestroy
-    void close() {
+    synchronized void close() {
         KafkaStreams s = streams;
         if (metrics != null) {
             metrics.close();
+            metrics = null;
         }
         if (s != null) {
             s.close(Duration.ofSeconds(10));
