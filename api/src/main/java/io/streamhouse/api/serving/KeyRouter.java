@@ -2,12 +2,16 @@ package io.streamhouse.api.serving;
 
 import io.streamhouse.projections.serving.LatestValues;
 import io.streamhouse.projections.serving.OpenStores;
+import io.streamhouse.projections.serving.ParcelScans;
 import io.streamhouse.projections.serving.ServingStores;
+import io.streamhouse.domain.state.ParcelScanEntry;
+import io.streamhouse.domain.state.ParcelTracking;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.StreamsNotStartedException;
 import org.apache.kafka.streams.errors.StreamsStoppedException;
@@ -19,6 +23,7 @@ import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.query.VersionedKeyQuery;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.VersionedRecord;
 
 import java.net.URLEncoder;
@@ -225,6 +230,62 @@ public final class KeyRouter {
      * @param activeOnly true: only an active task answers; false: the active task if here, else a standby (stale)
      */
     public <V> Lookup<V> local(String store, String key, int partition, Instant asOf, boolean activeOnly) {
+        Lookup<V> state = localState(store, key, partition, asOf, activeOnly);
+        return ServingStores.PARCEL_TRACKING.equals(store) ? withScans(state, key, partition, asOf, activeOnly) : state;
+    }
+
+    /**
+     * A parcel's state with its recent scans, which live in their own store in the same task ({@link ParcelScans}),
+     * so on this same instance: read from the open store while its task runs here, else through Streams (a standby,
+     * or a task being moved). The two reads are not one snapshot: a scan being applied at that moment may show in
+     * one and not yet in the other.
+     */
+    @SuppressWarnings("unchecked")
+    private <V> Lookup<V> withScans(Lookup<V> state, String parcelId, int partition, Instant asOf, boolean activeOnly) {
+        if (!(state instanceof Lookup.Found<V> found)) {
+            return state;
+        }
+        List<KeyValue<String, ParcelScanEntry>> scans = scansFromOpenStore(parcelId, partition);
+        if (scans == null) {
+            RangeQuery<String, ParcelScanEntry> query = RangeQuery.withRange(ParcelScans.from(parcelId), ParcelScans.to(parcelId));
+            StateQueryRequest<KeyValueIterator<String, ParcelScanEntry>> request = StateQueryRequest.inStore(ServingStores.PARCEL_SCANS)
+                    .withQuery(query).withPartitions(Set.of(partition));
+            QueryResult<KeyValueIterator<String, ParcelScanEntry>> result;
+            try {
+                result = streams.query(activeOnly && !found.freshness().stale() ? request.requireActive() : request)
+                        .getPartitionResults().get(partition);
+            } catch (StreamsNotStartedException | StreamsStoppedException e) {
+                return new Lookup.Unavailable<>("Kafka Streams is " + streams.state());
+            }
+            if (result == null || result.isFailure()) {
+                return new Lookup.Unavailable<>("the parcel's scans could not be read here: "
+                        + (result == null ? "partition " + partition + " is not held here" : result.getFailureMessage()));
+            }
+            scans = new ArrayList<>();
+            try (KeyValueIterator<String, ParcelScanEntry> range = result.getResult()) {
+                range.forEachRemaining(scans::add);
+            }
+        }
+        ParcelTracking parcel = ParcelScans.withHistory((ParcelTracking) found.value(), parcelId, scans.iterator(), asOf);
+        return new Lookup.Found<>((V) parcel, found.version(), found.validTo(), found.freshness());
+    }
+
+    /** The parcel's scans from the store an active, running task here holds open; null if none does. */
+    private List<KeyValue<String, ParcelScanEntry>> scansFromOpenStore(String parcelId, int partition) {
+        KeyValueStore<String, ParcelScanEntry> open = openStores.activeKeyValue(ServingStores.PARCEL_SCANS, partition);
+        if (open == null) {
+            return null;
+        }
+        List<KeyValue<String, ParcelScanEntry>> scans = new ArrayList<>(ParcelScans.KEPT);
+        try (KeyValueIterator<String, ParcelScanEntry> range = open.range(ParcelScans.from(parcelId), ParcelScans.to(parcelId))) {
+            range.forEachRemaining(scans::add);
+            return scans;
+        } catch (RuntimeException e) {
+            return null; // closed in between (a rebalance): ask Streams
+        }
+    }
+
+    private <V> Lookup<V> localState(String store, String key, int partition, Instant asOf, boolean activeOnly) {
         if (asOf == null) {
             Lookup<V> direct = fromOpenStore(store, key, partition);
             if (direct != null) {

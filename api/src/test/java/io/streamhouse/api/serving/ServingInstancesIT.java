@@ -123,6 +123,8 @@ class ServingInstancesIT {
                     assertThat(view.vehicle().position()).isNotNull();
                     assertThat(view.meta().freshness().stale()).isFalse();
                     assertThat(view.meta().freshness().lastEventAt()).isEqualTo(T2);
+                    assertThat(view.history()).as("its scans, joined where the parcel is held").extracting(Views.ScanView::eventId)
+                            .containsExactly("it-" + i + "-1", "it-" + i + "-2");
                     servedBy.add(view.meta().freshness().servedBy());
                 }
             }
@@ -149,6 +151,8 @@ class ServingInstancesIT {
         var past = a.queries.parcel(remote, T1.plusSeconds(1));
         assertThat(((Answer.Ok<Views.ParcelView>) past).view().status()).as("asOf, forwarded").isEqualTo("RECEIVED_AT_HUB");
         assertThat(((Answer.Ok<Views.ParcelView>) past).view().meta().validTo()).isEqualTo(T2);
+        assertThat(((Answer.Ok<Views.ParcelView>) past).view().history()).as("the scans up to then")
+                .extracting(Views.ScanView::eventId).containsExactly(remote.replace("P-it-", "it-") + "-1");
         assertThat(a.queries.parcel("P-it-unknown", null)).isInstanceOf(Answer.NotFound.class);
 
         var page = ((Answer.Ok<Views.AlertPage>) a.queries.alerts(null, 500)).view();
@@ -176,6 +180,8 @@ class ServingInstancesIT {
         assertThat(staleView.status()).isEqualTo("LOADED");
         assertThat(staleView.meta().freshness().stale()).isTrue();
         assertThat(staleView.meta().freshness().servedBy()).isEqualTo(a.self.host() + ":" + a.self.port());
+        assertThat(staleView.history()).as("the standby's scans").extracting(Views.ScanView::eventId)
+                .containsExactly(remote.replace("P-it-", "it-") + "-1", remote.replace("P-it-", "it-") + "-2");
 
         // Once the partitions moved to A, answers are fresh again and new events are applied.
         await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
@@ -188,6 +194,8 @@ class ServingInstancesIT {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             var answer = a.queries.parcel(remote, null);
             assertThat(((Answer.Ok<Views.ParcelView>) answer).view().status()).isEqualTo("OUT_FOR_DELIVERY");
+            assertThat(((Answer.Ok<Views.ParcelView>) answer).view().history()).extracting(Views.ScanView::eventId)
+                    .endsWith("it-after-kill").hasSize(3);
         });
     }
 }

@@ -34,17 +34,66 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
         V apply(V previous, String key, E event);
     }
 
+    /**
+     * Another store the fold keeps beside the versioned one, in the same task (so in the same transaction): see
+     * {@link ParcelScans.Log}. Its methods run on the task's stream thread, around the fold.
+     */
+    interface Companion<E, V> {
+        void init(ProcessorContext<?, ?> context);
+
+        /** The previous state as the fold should see it (a companion may move parts of it into its own store). */
+        V beforeFold(String key, V previous);
+
+        /** Whether the event was applied before (a repeat): then nothing is folded or written. */
+        boolean alreadyApplied(String key, E event);
+
+        /** After the new state was written. */
+        void applied(String key, E event, V next);
+
+        /** When Streams closes the processor. */
+        default void close() {
+        }
+    }
+
+    private static final Companion<Object, Object> NONE = new Companion<>() {
+        @Override
+        public void init(ProcessorContext<?, ?> context) {
+        }
+
+        @Override
+        public Object beforeFold(String key, Object previous) {
+            return previous;
+        }
+
+        @Override
+        public boolean alreadyApplied(String key, Object event) {
+            return false;
+        }
+
+        @Override
+        public void applied(String key, Object event, Object next) {
+        }
+    };
+
     private final String storeName;
     private final Fold<E, V> fold;
     private final Function<E, Instant> eventTime;
     private final Function<E, byte[]> encode;
     private final Function<E, String> deadLetterTopic;
     private final OpenStores openStores;
+    private final Companion<E, V> companion;
     private ProcessorContext<String, byte[]> context;
     private LatestValues<V> store;
 
     FoldIntoVersionedStore(String storeName, Fold<E, V> fold, Function<E, Instant> eventTime,
                            Function<E, byte[]> encode, Function<E, String> deadLetterTopic, OpenStores openStores) {
+        this(storeName, fold, eventTime, encode, deadLetterTopic, openStores, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    FoldIntoVersionedStore(String storeName, Fold<E, V> fold, Function<E, Instant> eventTime, Function<E, byte[]> encode,
+                           Function<E, String> deadLetterTopic, OpenStores openStores, Companion<E, V> companion) {
+        this.companion = companion == null ? (Companion<E, V>) (Companion<?, ?>) NONE : companion;
         this.storeName = storeName;
         this.openStores = openStores;
         this.fold = fold;
@@ -58,6 +107,7 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
         this.context = context;
         VersionedKeyValueStore<String, V> versioned = context.getStateStore(storeName);
         this.store = openStores.opened(storeName, context.taskId().partition(), versioned);
+        companion.init(context);
     }
 
     /** Streams closes the processor whenever the task stops being active and running: its store leaves the registry. */
@@ -66,6 +116,7 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
         if (store != null) {
             openStores.closed(storeName, context.taskId().partition(), store);
         }
+        companion.close();
     }
 
     @Override
@@ -75,13 +126,18 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
             // below. What is dead-lettered is what this event makes the fold do: throw, or build a state that
             // cannot be encoded (the store's serializer runs before anything is written).
             VersionedRecord<V> previous = store.forUpdate(record.key());
-            V next = fold.apply(previous == null ? null : previous.value(), record.key(), record.value());
-            if (previous != null && next == previous.value()) {
+            V before = companion.beforeFold(record.key(), previous == null ? null : previous.value());
+            if (companion.alreadyApplied(record.key(), record.value())) {
+                return; // a repeat the companion store still holds
+            }
+            V next = fold.apply(before, record.key(), record.value());
+            if (previous != null && next == before) {
                 return; // a duplicate: nothing changed
             }
             long at = eventTime.apply(record.value()).toEpochMilli();
             long version = previous == null ? at : Math.max(at, previous.timestamp());
             store.put(record.key(), next, version);
+            companion.applied(record.key(), record.value(), next);
         } catch (StreamsException e) {
             throw e;
         } catch (RuntimeException e) {

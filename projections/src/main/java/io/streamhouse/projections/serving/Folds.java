@@ -19,7 +19,6 @@ import io.streamhouse.domain.state.AlertEntry;
 import io.streamhouse.domain.state.CustomerDecisionEntry;
 import io.streamhouse.domain.state.CustomerOrderEntry;
 import io.streamhouse.domain.state.CustomerState;
-import io.streamhouse.domain.state.ParcelScanEntry;
 import io.streamhouse.domain.state.ParcelTracking;
 import io.streamhouse.domain.state.SubjectAlerts;
 import io.streamhouse.domain.state.VehicleHealth;
@@ -39,31 +38,27 @@ import java.util.Map;
  * so a late scan never moves a parcel back.
  */
 public final class Folds {
-    static final int PARCEL_HISTORY = 20;
     static final int SUBJECT_ALERTS = 20;
     static final int CUSTOMER_ORDERS = 20;
     static final int CUSTOMER_DECISIONS = 10;
     static final int CUSTOMER_CARDS = 10;
 
+    /**
+     * The parcel's state after a scan. Its recent scans are kept apart ({@link ParcelScans}), which is also where a
+     * repeated scan is recognised; here only an immediate repeat of the newest one is. The state's {@code history}
+     * stays empty (states written before the split are emptied by {@link ParcelScans.Log} first).
+     */
     public static ParcelTracking parcel(ParcelTracking previous, ParcelScanned scan) {
         Instant at = scan.getEnvelope().getOccurredAt();
         String eventId = scan.getEnvelope().getEventId();
-        if (previous != null && previous.getHistory().stream().anyMatch(h -> h.getEventId().equals(eventId))) {
+        if (previous != null && previous.getLastEventId().equals(eventId)) {
             return previous;
-        }
-        ParcelScanEntry entry = ParcelScanEntry.newBuilder().setEventId(eventId).setOccurredAt(at)
-                .setStatus(scan.getStatus().name()).setHubId(scan.getHubId()).setVehicleId(scan.getVehicleId()).build();
-        List<ParcelScanEntry> history = previous == null ? new ArrayList<>() : new ArrayList<>(previous.getHistory());
-        history.add(entry);
-        history.sort(Comparator.comparing(ParcelScanEntry::getOccurredAt));
-        if (history.size() > PARCEL_HISTORY) {
-            history = new ArrayList<>(history.subList(history.size() - PARCEL_HISTORY, history.size()));
         }
         boolean newest = previous == null || !at.isBefore(previous.getLastScanAt());
         ParcelTracking.Builder next = previous == null
                 ? ParcelTracking.newBuilder().setParcelId(scan.getParcelId()).setScans(0)
                 : carriedOver(previous);
-        next.setHistory(history).setScans(next.getScans() + 1);
+        next.setHistory(List.of()).setScans(next.getScans() + 1);
         if (scan.getPromisedBy() != null && (newest || next.getPromisedBy() == null)) {
             next.setPromisedBy(scan.getPromisedBy());
         }
@@ -85,8 +80,8 @@ public final class Folds {
 
     /**
      * A builder holding the previous state's fields as they are. {@code newBuilder(previous)} would deep-copy every
-     * field, the scan history included, on each scan: the largest cost of this fold under load (JFR). Sharing is safe
-     * because states are never mutated once built (the history list is replaced, never changed in place).
+     * field on each scan (it was the largest cost of this fold under load while the history lived in the state, JFR).
+     * Sharing is safe because states are never mutated once built (lists are replaced, never changed in place).
      */
     static ParcelTracking.Builder carriedOver(ParcelTracking previous) {
         return ParcelTracking.newBuilder().setParcelId(previous.getParcelId()).setStatus(previous.getStatus())

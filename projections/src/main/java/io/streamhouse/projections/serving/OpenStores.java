@@ -1,5 +1,6 @@
 package io.streamhouse.projections.serving;
 
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.VersionedKeyValueStore;
 
 import java.util.Map;
@@ -33,6 +34,7 @@ public final class OpenStores {
     }
 
     private final Map<Key, LatestValues<?>> open = new ConcurrentHashMap<>();
+    private final Map<Key, KeyValueStore<String, ?>> openKeyValue = new ConcurrentHashMap<>();
     private final int cachedKeysPerPartition;
 
     public OpenStores() {
@@ -66,10 +68,26 @@ public final class OpenStores {
         return (LatestValues<V>) open.get(new Key(store, partition));
     }
 
+    /** Registers a task's plain key-value store partition kept beside a versioned one (same guarantees). */
+    <V> void openedKeyValue(String store, int partition, KeyValueStore<String, V> handle) {
+        openKeyValue.put(new Key(store, partition), Objects.requireNonNull(handle, "handle"));
+    }
+
+    /** Removes the partition only if it is still this one. */
+    void closedKeyValue(String store, int partition, KeyValueStore<String, ?> handle) {
+        openKeyValue.remove(new Key(store, partition), handle);
+    }
+
+    /** The plain key-value store partition if an active, running task here holds it open; null otherwise. */
+    @SuppressWarnings("unchecked")
+    public <V> KeyValueStore<String, V> activeKeyValue(String store, int partition) {
+        return (KeyValueStore<String, V>) openKeyValue.get(new Key(store, partition));
+    }
+
     /** How many partitions of the store are open here (for tests and diagnostics). */
     public int openPartitions(String store) {
         int n = 0;
-        for (Key k : open.keySet()) {
+        for (Key k : (store.equals(ServingStores.PARCEL_SCANS) ? openKeyValue.keySet() : open.keySet())) {
             if (k.store().equals(store)) {
                 n++;
             }

@@ -11,6 +11,11 @@ import java.util.Map;
 public final class ServingStores {
     /** Versioned, by parcel id: {@code ParcelTracking}. */
     public static final String PARCEL_TRACKING = "parcel-tracking";
+    /**
+     * Plain key-value, beside {@link #PARCEL_TRACKING} in the same task, by {@link ParcelScans#keyOf scan key}: each
+     * parcel's newest scans ({@code ParcelScanEntry}), which the query layer joins to the parcel's state.
+     */
+    public static final String PARCEL_SCANS = "parcel-scans";
     /** Versioned, by vehicle id: {@code VehicleHealth}. */
     public static final String VEHICLE_HEALTH = "vehicle-health";
     /** Versioned, by subject id (the alert topics' key): {@code SubjectAlerts}. */
@@ -36,6 +41,7 @@ public final class ServingStores {
      */
     public static final Map<String, List<String>> INPUTS = Map.of(
             PARCEL_TRACKING, List.of("logistics.parcels.scanned"),
+            PARCEL_SCANS, List.of("logistics.parcels.scanned"),
             VEHICLE_HEALTH, List.of("fleet.vehicles.telemetry"),
             SUBJECT_ALERTS, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
             ALERT_FEED, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),

@@ -8,6 +8,7 @@ import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.state.CustomerState;
+import io.streamhouse.domain.state.ParcelScanEntry;
 import io.streamhouse.domain.state.ParcelTracking;
 import io.streamhouse.domain.state.SubjectAlerts;
 import io.streamhouse.domain.state.VehicleHealth;
@@ -95,12 +96,16 @@ public final class ServingTopology {
         addVersionedStore(builder, config, ServingStores.CUSTOMER_STATE, serdes.stateSerde(CustomerState.class));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.ALERT_FEED),
                 Serdes.String(), serdes.stateSerde(Alert.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.PARCEL_SCANS),
+                Serdes.String(), serdes.stateSerde(ParcelScanEntry.class)));
 
         deadLetter(read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
                 .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
                                 (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS), openStores),
-                        Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING), "serving-parcel-tracking");
+                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS), openStores,
+                                new ParcelScans.Log(openStores)),
+                        Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING, ServingStores.PARCEL_SCANS),
+                "serving-parcel-tracking");
 
         deadLetter(read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
                 .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,

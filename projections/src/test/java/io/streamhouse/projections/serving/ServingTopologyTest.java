@@ -124,12 +124,84 @@ class ServingTopologyTest {
         assertThat(now.getVehicleId()).as("still on the truck it was loaded on").isEqualTo("truck-7");
         assertThat(now.getHubId()).isEqualTo(Hubs.ROTTERDAM);
         assertThat(now.getLastScanAt()).isEqualTo(t3);
-        assertThat(now.getHistory()).extracting(h -> h.getEventId()).containsExactly("s1", "s2", "s3");
+        assertThat(now.getHistory()).as("the stored state does not carry the scans").isEmpty();
+        assertThat(history("P-1042", null)).extracting(h -> h.getEventId()).containsExactly("s1", "s2", "s3");
+        assertThat(history("P-1042", t2)).as("as of t2").extracting(h -> h.getEventId()).containsExactly("s1", "s2");
         assertThat(store.get("P-1042").timestamp()).isEqualTo(t3.toEpochMilli());
 
         ParcelTracking atT2 = store.get("P-1042", t2.plusSeconds(1).toEpochMilli()).value();
         assertThat(atT2.getStatus()).isEqualTo("LOADED");
         assertThat(store.get("P-1042", t1.minusMillis(1).toEpochMilli())).as("before the first scan").isNull();
+    }
+
+    /** The parcel's scans as the query layer joins them to its state. */
+    private List<io.streamhouse.domain.state.ParcelScanEntry> history(String parcelId, Instant asOf) {
+        KeyValueStore<String, io.streamhouse.domain.state.ParcelScanEntry> scans = driver.getKeyValueStore(ServingStores.PARCEL_SCANS);
+        ParcelTracking state = this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get(parcelId).value();
+        try (var range = scans.range(ParcelScans.from(parcelId), ParcelScans.to(parcelId))) {
+            return ParcelScans.withHistory(state, parcelId, range, asOf).getHistory();
+        }
+    }
+
+    @Test
+    void aParcelKeepsItsNewestScansApartAndItsStoredStateDoesNotGrow() {
+        var scans = input(Topics.PARCEL_SCANS);
+        int count = ParcelScans.KEPT + 5;
+        for (int i = count - 1; i >= 0; i--) { // newest first: every scan after the first is late
+            scans.pipeInput("P-1042", scan("s" + i, ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * i)));
+        }
+        scans.pipeInput("P-1042", scan("s24", ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * 24)));
+        scans.pipeInput("P-1042", scan("s10", ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(600)));
+
+        ParcelTracking now = this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get("P-1042").value();
+        assertThat(now.getScans()).as("each scan counted once: the repeats of s24 and s10 are recognised").isEqualTo(count);
+        assertThat(now.getHistory()).isEmpty();
+        assertThat(history("P-1042", null)).extracting(h -> h.getEventId())
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(5, count).mapToObj(i -> "s" + i).toList());
+        KeyValueStore<String, io.streamhouse.domain.state.ParcelScanEntry> store = driver.getKeyValueStore(ServingStores.PARCEL_SCANS);
+        try (var all = store.all()) {
+            int n = 0;
+            while (all.hasNext()) {
+                all.next();
+                n++;
+            }
+            assertThat(n).as("trimmed to the newest kept").isEqualTo(ParcelScans.KEPT);
+        }
+    }
+
+    @Test
+    void aStateWrittenWithItsHistoryInsideHasItMovedOutAtItsNextScan() {
+        var old = new ArrayList<io.streamhouse.domain.state.ParcelScanEntry>();
+        for (int i = 0; i < 3; i++) {
+            old.add(io.streamhouse.domain.state.ParcelScanEntry.newBuilder().setEventId("old" + i)
+                    .setOccurredAt(Times.T0.plusSeconds(i)).setStatus("SORTED").setHubId(Hubs.ROTTERDAM).setVehicleId(null).build());
+        }
+        ParcelTracking before = ParcelTracking.newBuilder().setParcelId("P-1042").setStatus("SORTED").setHubId(Hubs.ROTTERDAM)
+                .setVehicleId(null).setLocation(null).setPromisedBy(null).setDeliveredAt(null).setLastScanAt(Times.T0.plusSeconds(2))
+                .setLastEventId("old2").setScans(3).setHistory(old).build();
+        this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).put("P-1042", before, Times.T0.plusSeconds(2).toEpochMilli());
+
+        var scans = input(Topics.PARCEL_SCANS);
+        scans.pipeInput("P-1042", scan("old1", ParcelStatus.SORTED, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(1)));
+        assertThat(this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get("P-1042").value().getScans())
+                .as("a repeat of a scan in the old history").isEqualTo(3);
+        scans.pipeInput("P-1042", scan("s3", ParcelStatus.LOADED, Hubs.ROTTERDAM, "truck-7", Times.T0.plusSeconds(3)));
+
+        ParcelTracking now = this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get("P-1042").value();
+        assertThat(now.getHistory()).as("moved out").isEmpty();
+        assertThat(now.getScans()).isEqualTo(4);
+        assertThat(history("P-1042", null)).extracting(h -> h.getEventId()).containsExactly("old0", "old1", "old2", "s3");
+    }
+
+    @Test
+    void anIdSharingAnotherParcelsPrefixDoesNotBorrowItsScans() {
+        var scans = input(Topics.PARCEL_SCANS);
+        scans.pipeInput("P-1042", scan("s1", ParcelStatus.SORTED, Hubs.ROTTERDAM, null, Times.T0));
+        ParcelScanned other = ParcelScanned.newBuilder(scan("x1", ParcelStatus.SORTED, Hubs.ROTTERDAM, null, Times.T0))
+                .setEnvelope(SampleEvents.envelope("x1", "P-1042|9", Times.T0, ParcelScanned.class)).setParcelId("P-1042|9").build();
+        scans.pipeInput("P-1042|9", other);
+        assertThat(history("P-1042", null)).extracting(h -> h.getEventId()).containsExactly("s1");
+        assertThat(history("P-1042|9", null)).extracting(h -> h.getEventId()).containsExactly("x1");
     }
 
     @Test
@@ -172,7 +244,8 @@ class ServingTopologyTest {
         assertThat(now.getStatus()).isEqualTo("DELIVERED");
         assertThat(now.getVehicleId()).isNull();
         assertThat(now.getDeliveredAt()).isEqualTo(t1.plus(Times.ONE_HOUR));
-        assertThat(now.getHistory()).extracting(h -> h.getEventId()).as("ordered by event time, duplicate once").containsExactly("s1", "s2");
+        assertThat(history("P-1042", null)).extracting(h -> h.getEventId()).as("ordered by event time, duplicate once")
+                .containsExactly("s1", "s2");
         assertThat(now.getScans()).isEqualTo(2);
     }
 
