@@ -178,7 +178,14 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                 return;
             }
             boolean changed = current != null && migrate(current);
-            List<CepFact> sameTime = pending.get(at);
+            // A value lists every time an entry waits under (migrate lists them for state from before v3), so a time
+            // it does not list has no entry to read. Without a value (a new subject, or state from before v3 whose
+            // value was cleared while facts waited) the entry is read.
+            List<CepFact> sameTime = current == null || Collections.binarySearch(current.getPendingAtMs(), at) >= 0
+                    ? pending.get(at) : null;
+            if (current == null) {
+                current = emptyState();
+            }
             List<CepFact> waiting = sameTime == null ? new ArrayList<>(1) : new ArrayList<>(sameTime);
             int position = waiting.size();
             for (int i = 0; i < waiting.size(); i++) {
@@ -191,9 +198,6 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
             waiting.add(position, fact);
             pending.put(at, waiting);
-            if (current == null) {
-                current = emptyState();
-            }
             if (sameTime == null) {
                 List<Long> times = current.getPendingAtMs();
                 int i = Collections.binarySearch(times, at);
