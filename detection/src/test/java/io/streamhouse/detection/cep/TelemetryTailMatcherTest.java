@@ -33,6 +33,33 @@ class TelemetryTailMatcherTest {
         return T0.plus(ONE_MINUTE.multipliedBy(m));
     }
 
+    /**
+     * Readings waiting for their time share an entry of {@code pending-facts} when they have the same millisecond, and
+     * the value lists the times that have an entry (the arrival reads an entry only for a listed time): a second reading
+     * at a waiting reading's millisecond joins it, and a repeat of a waiting reading counts once.
+     */
+    @Test
+    void aWaitingReadingsMillisecondIsSharedByAnotherReadingAndARepeatCountsOnce() throws Exception {
+        try (MatcherHarness<VehicleTelemetry> m = matcher(new OverheatingPattern())) {
+            m.send(reading("h1", TRUCK, 106, 1_000, minute(0)))
+                    .send(reading("h2", TRUCK, 107, 1_001, minute(1)))
+                    .send(reading("h2", TRUCK, 107, 1_001, minute(1)))
+                    .send(reading("h3", TRUCK, 108, 1_002, minute(1)))
+                    .send(reading("h4", TRUCK, 109, 1_003, minute(2)));
+            assertThat(m.newAlerts()).as("all waiting").isEmpty();
+
+            m.watermark(minute(2));
+            List<Alert> alerts = m.newAlerts();
+            assertThat(alerts).isNotEmpty();
+            assertThat(alerts.get(alerts.size() - 1).getMatchedEventIds()).as("one run, the repeat once, both of minute 1")
+                    .containsExactly("evt-h1", "evt-h2", "evt-h3", "evt-h4");
+
+            m.watermark(minute(2).plus(ONE_HOUR));
+            assertThat(m.keyedStateEntries()).isZero();
+            assertThat(m.eventTimeTimers()).isZero();
+        }
+    }
+
     @Test
     void aLateReadingBetweenTwoSettledOnesMovesTheMaintenanceAlertToTheReadingThatPassedTheMark() throws Exception {
         MatcherHarness<VehicleTelemetry> m = matcher(new MaintenanceDuePattern());
