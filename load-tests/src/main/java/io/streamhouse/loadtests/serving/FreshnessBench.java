@@ -85,10 +85,12 @@ public final class FreshnessBench implements Callable<Integer> {
             throw new IllegalArgumentException("--rate 1..50000 and --seconds 1..600");
         }
         var serializer = new AvroSerializer<>(new CachingSchemaRegistryClient(registry), ParcelScanned.class, false);
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 1, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new ByteArraySerializer())) {
+        // Two producers: the background load is batched as a throughput-minded client would (linger 20 ms), the probes
+        // go out at once (linger 0), so what is measured is the pipeline and not this tool's batching. One producer
+        // with linger 1 ms sent a request per millisecond and took 0.75 to 1 core of this 2-core machine by itself
+        // (docs/benchmarks.md, "Serving", session 7).
+        try (var producer = new KafkaProducer<>(producerConfig(20), new StringSerializer(), new ByteArraySerializer());
+             var probeProducer = new KafkaProducer<>(producerConfig(0), new StringSerializer(), new ByteArraySerializer())) {
             if (seed > 0) {
                 for (int i = 0; i < seed; i++) {
                     send(producer, serializer, "P-bench-" + i, "bench-seed-" + i, Instant.now());
@@ -97,11 +99,17 @@ public final class FreshnessBench implements Callable<Integer> {
                 System.out.printf("seeded %d parcels P-bench-0..P-bench-%d%n", seed, seed - 1);
                 return 0;
             }
-            return run(producer, serializer);
+            return run(producer, probeProducer, serializer);
         }
     }
 
-    private int run(KafkaProducer<String, byte[]> producer, AvroSerializer<ParcelScanned> serializer) throws Exception {
+    private Map<String, Object> producerConfig(int lingerMs) {
+        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, lingerMs, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    }
+
+    private int run(KafkaProducer<String, byte[]> producer, KafkaProducer<String, byte[]> probeProducer,
+                    AvroSerializer<ParcelScanned> serializer) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "probe-timer");
@@ -130,7 +138,7 @@ public final class FreshnessBench implements Callable<Integer> {
                 nextProbe += probeEveryMs * 1_000_000L;
                 String id = "P-probe-" + run + "-" + probes++;
                 long sentAt = System.nanoTime();
-                send(producer, serializer, id, "probe-" + id, Instant.now());
+                send(probeProducer, serializer, id, "probe-" + id, Instant.now());
                 pending.register();
                 new Probe(http, timer, id, sentAt, latenciesMicros, lost, pending).poll();
             }
