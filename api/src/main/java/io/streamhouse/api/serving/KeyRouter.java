@@ -245,6 +245,10 @@ public final class KeyRouter {
         if (!(state instanceof Lookup.Found<V> found)) {
             return state;
         }
+        Joined kept = asOf == null ? joined.get(parcelId) : null;
+        if (kept != null && kept.stored() == found.value()) {
+            return new Lookup.Found<>((V) kept.value(), found.version(), found.validTo(), found.freshness());
+        }
         List<KeyValue<String, ParcelScanEntry>> scans = scansFromOpenStore(parcelId, partition);
         if (scans == null) {
             RangeQuery<String, ParcelScanEntry> query = RangeQuery.withRange(ParcelScans.from(parcelId), ParcelScans.to(parcelId));
@@ -267,8 +271,26 @@ public final class KeyRouter {
             }
         }
         ParcelTracking parcel = ParcelScans.withHistory((ParcelTracking) found.value(), parcelId, scans.iterator(), asOf);
+        if (asOf == null) {
+            if (joined.size() >= MAX_JOINED) {
+                joined.clear();
+            }
+            joined.put(parcelId, new Joined(found.value(), parcel));
+        }
         return new Lookup.Found<>((V) parcel, found.version(), found.validTo(), found.freshness());
     }
+
+    /**
+     * Parcels joined with their scans, by the stored state they were joined to. The open stores keep a looked-up key's
+     * latest state as one object until the fold replaces it ({@code LatestValues}), and the fold writes a scan's entry
+     * before the state that counts it, so while that object is the latest the join stands; any other object (a new
+     * version, a state decoded afresh) is joined again. Saves the range read on repeated lookups of a key.
+     */
+    private record Joined(Object stored, ParcelTracking value) {
+    }
+
+    private static final int MAX_JOINED = 10_000;
+    private final Map<String, Joined> joined = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The parcel's scans from the store an active, running task here holds open; null if none does. */
     private List<KeyValue<String, ParcelScanEntry>> scansFromOpenStore(String parcelId, int partition) {

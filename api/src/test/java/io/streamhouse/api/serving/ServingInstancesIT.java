@@ -129,6 +129,25 @@ class ServingInstancesIT {
                 }
             }
         });
+        // A parcel looked up again after a new scan shows it: what the owner kept of the last join gave way.
+        String extra = "P-it-extra";
+        EventLog.send(Topics.PARCEL_SCANS, extra, scan(extra, "it-extra-1", ParcelStatus.RECEIVED_AT_HUB, T1));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            for (ServingInstance via : List.of(a, b)) {
+                var answer = via.queries.parcel(extra, null);
+                assertThat(answer).isInstanceOf(Answer.Ok.class);
+                assertThat(((Answer.Ok<Views.ParcelView>) answer).view().history()).extracting(Views.ScanView::eventId)
+                        .containsExactly("it-extra-1");
+            }
+        });
+        EventLog.send(Topics.PARCEL_SCANS, extra, scan(extra, "it-extra-2", ParcelStatus.IN_TRANSIT, T2));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            for (ServingInstance via : List.of(a, b)) {
+                Views.ParcelView view = ((Answer.Ok<Views.ParcelView>) via.queries.parcel(extra, null)).view();
+                assertThat(view.status()).isEqualTo("IN_TRANSIT");
+                assertThat(view.history()).extracting(Views.ScanView::eventId).containsExactly("it-extra-1", "it-extra-2");
+            }
+        });
         assertThat(servedBy).as("both instances own some parcels").containsExactlyInAnyOrder(a.self.host() + ":" + a.self.port(), b.self.host() + ":" + b.self.port());
         // Each partition's store is open for direct reads on exactly the instance whose task is active for it.
         assertThat(a.openStores.openPartitions(ServingStores.PARCEL_TRACKING) + b.openStores.openPartitions(ServingStores.PARCEL_TRACKING))

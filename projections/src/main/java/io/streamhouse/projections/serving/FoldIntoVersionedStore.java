@@ -47,7 +47,7 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
         /** Whether the event was applied before (a repeat): then nothing is folded or written. */
         boolean alreadyApplied(String key, E event);
 
-        /** After the new state was written. */
+        /** Just before the new state is written (so that a reader who sees that state finds what this wrote). */
         void applied(String key, E event, V next);
 
         /** When Streams closes the processor. */
@@ -136,8 +136,9 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
             }
             long at = eventTime.apply(record.value()).toEpochMilli();
             long version = previous == null ? at : Math.max(at, previous.timestamp());
-            store.put(record.key(), next, version);
+            // The companion's entry first: a reader that sees the new state then finds its entry too.
             companion.applied(record.key(), record.value(), next);
+            store.put(record.key(), next, version);
         } catch (StreamsException e) {
             throw e;
         } catch (RuntimeException e) {
