@@ -1,11 +1,11 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.domain.state.ParcelScanEntry;
+import io.streamhouse.domain.state.ParcelTracking;
 import io.streamhouse.projections.serving.LatestValues;
 import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ParcelScans;
 import io.streamhouse.projections.serving.ServingStores;
-import io.streamhouse.domain.state.ParcelScanEntry;
-import io.streamhouse.domain.state.ParcelTracking;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -69,6 +69,9 @@ public final class KeyRouter {
     private final PartitionLags lags;
     private final String servedBy;
     private final OpenStores openStores;
+    /** Parcels joined with their scans, kept by the stored state they were joined to (see {@link Joined}). */
+    private final Map<String, Joined> joined = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_JOINED = 10_000;
 
     /**
      * @param openStores        the registry the topology of {@code streams} was built with: a lookup of the latest
@@ -288,9 +291,6 @@ public final class KeyRouter {
      */
     private record Joined(Object stored, ParcelTracking value) {
     }
-
-    private static final int MAX_JOINED = 10_000;
-    private final Map<String, Joined> joined = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The parcel's scans from the store an active, running task here holds open; null if none does. */
     private List<KeyValue<String, ParcelScanEntry>> scansFromOpenStore(String parcelId, int partition) {

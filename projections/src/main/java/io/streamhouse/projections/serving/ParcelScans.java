@@ -33,8 +33,12 @@ public final class ParcelScans {
 
     /** The key of a scan's entry. */
     public static String keyOf(String parcelId, Instant occurredAt, String eventId) {
-        long millis = Math.max(0, occurredAt.toEpochMilli());
-        return parcelId + '|' + String.format("%013d", millis) + '|' + eventId;
+        String millis = Long.toString(Math.max(0, occurredAt.toEpochMilli()));
+        StringBuilder key = new StringBuilder(parcelId.length() + 15 + eventId.length()).append(parcelId).append('|');
+        for (int i = millis.length(); i < 13; i++) {
+            key.append('0'); // zero-padded, so that keys sort by time (String.format costs a parse per scan)
+        }
+        return key.append(millis).append('|').append(eventId).toString();
     }
 
     /** The first key of a parcel's range (inclusive). */

@@ -97,8 +97,12 @@ class ServingTopologyTest {
     void runningTasksRegisterTheirOpenStoresForDirectLookupsAndClosingThemUnregisters() {
         input(Topics.PARCEL_SCANS).pipeInput("P-1042", scan("s1", ParcelStatus.RECEIVED_AT_HUB, Hubs.ROTTERDAM, null, Times.T0));
         for (String store : List.of(ServingStores.PARCEL_TRACKING, ServingStores.VEHICLE_HEALTH, ServingStores.SUBJECT_ALERTS,
-                ServingStores.CUSTOMER_STATE)) {
+                ServingStores.CUSTOMER_STATE, ServingStores.PARCEL_SCANS)) {
             assertThat(openStores.openPartitions(store)).as(store).isEqualTo(1);
+        }
+        try (var scans = openStores.<io.streamhouse.domain.state.ParcelScanEntry>activeKeyValue(ServingStores.PARCEL_SCANS, 0)
+                .range(ParcelScans.from("P-1042"), ParcelScans.to("P-1042"))) {
+            assertThat(scans.next().value.getEventId()).as("the scans store the task writes").isEqualTo("s1");
         }
         LatestValues<ParcelTracking> direct = openStores.active(ServingStores.PARCEL_TRACKING, 0);
         assertThat(direct.get("P-1042").value().getStatus()).as("the same store the task writes")
@@ -108,6 +112,7 @@ class ServingTopologyTest {
         driver.close();
         driver = null;
         assertThat(openStores.openPartitions(ServingStores.PARCEL_TRACKING)).as("closed tasks leave the registry").isZero();
+        assertThat(openStores.openPartitions(ServingStores.PARCEL_SCANS)).as("with their scans store").isZero();
     }
 
     @Test
