@@ -87,7 +87,12 @@ public final class OpenStores {
     /** How many partitions of the store are open here (for tests and diagnostics). */
     public int openPartitions(String store) {
         int n = 0;
-        for (Key k : (store.equals(ServingStores.PARCEL_SCANS) ? openKeyValue.keySet() : open.keySet())) {
+        for (Key k : open.keySet()) {
+            if (k.store().equals(store)) {
+                n++;
+            }
+        }
+        for (Key k : openKeyValue.keySet()) {
             if (k.store().equals(store)) {
                 n++;
             }
