@@ -22,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,13 @@ public final class FreshnessBench implements Callable<Integer> {
     URI api;
     @CommandLine.Option(names = "--rate", defaultValue = "5000", description = "events per second")
     int rate;
-    @CommandLine.Option(names = "--seconds", defaultValue = "60")
+    @CommandLine.Option(names = "--seconds", defaultValue = "60", description = "measured seconds, after the warm-up")
     int seconds;
+    @CommandLine.Option(names = "--warmup-seconds", defaultValue = "10", description = "seconds at the same rate, with"
+            + " probes, before the measured ones; their probes are reported apart. This tool is a fresh JVM each run: in"
+            + " its first second or two its own cold code (producers, HTTP client) made probes 100-200 ms slow while the"
+            + " app under test was warm (docs/benchmarks.md, \"Serving\", session 8)")
+    int warmupSeconds;
     @CommandLine.Option(names = "--parcels", defaultValue = "50000", description = "distinct parcel ids of the background"
             + " load: 50,000 at 5,000/s scans each parcel every 10 s; with few ids each key gets several versions per"
             + " second, which a real parcel never does, and the versioned store pays for every version kept")
@@ -81,8 +87,8 @@ public final class FreshnessBench implements Callable<Integer> {
         if (!"127.0.0.1".equals(host) && !"localhost".equals(host)) {
             throw new IllegalArgumentException("load goes to loopback only, not " + api);
         }
-        if (rate < 1 || rate > 50_000 || seconds < 1 || seconds > 600) {
-            throw new IllegalArgumentException("--rate 1..50000 and --seconds 1..600");
+        if (rate < 1 || rate > 50_000 || seconds < 1 || seconds > 600 || warmupSeconds < 0 || warmupSeconds > 600) {
+            throw new IllegalArgumentException("--rate 1..50000, --seconds 1..600 and --warmup-seconds 0..600");
         }
         var serializer = new AvroSerializer<>(new CachingSchemaRegistryClient(registry), ParcelScanned.class, false);
         // Two producers: the background load is batched as a throughput-minded client would (linger 20 ms), the probes
@@ -116,12 +122,15 @@ public final class FreshnessBench implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
-        ConcurrentLinkedQueue<Long> latenciesMicros = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<String> lost = new ConcurrentLinkedQueue<>();
+        // Per phase (0 warm-up, 1 measured): {send offset ms within the phase, micros}, and the probes never seen.
+        List<ConcurrentLinkedQueue<long[]>> latencies = List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+        List<ConcurrentLinkedQueue<String>> lost = List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
         Phaser pending = new Phaser(1);
         String run = Long.toString(System.currentTimeMillis(), 36);
         long start = System.nanoTime();
-        long total = (long) rate * seconds;
+        long warmup = (long) rate * warmupSeconds;
+        long total = warmup + (long) rate * seconds;
+        long measuredFrom = start + TimeUnit.SECONDS.toNanos(warmupSeconds);
         long periodNanos = 1_000_000_000L / rate;
         long nextProbe = start;
         int probes = 0;
@@ -140,25 +149,41 @@ public final class FreshnessBench implements Callable<Integer> {
                 long sentAt = System.nanoTime();
                 send(probeProducer, serializer, id, "probe-" + id, Instant.now());
                 pending.register();
-                new Probe(http, timer, id, sentAt, latenciesMicros, lost, pending).poll();
+                int phase = i < warmup ? 0 : 1;
+                long offsetMs = (sentAt - (phase == 0 ? start : measuredFrom)) / 1_000_000;
+                new Probe(http, timer, id, sentAt, offsetMs, latencies.get(phase), lost.get(phase), pending).poll();
             }
         }
-        long elapsed = System.nanoTime() - start;
+        long elapsed = System.nanoTime() - measuredFrom;
         try {
             pending.awaitAdvanceInterruptibly(pending.arriveAndDeregister(), 30, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             System.out.println("some probes were still unresolved 30 s after the last send");
         }
         timer.shutdownNow();
-        List<Long> sorted = new ArrayList<>(latenciesMicros);
-        Collections.sort(sorted);
-        System.out.printf("sent %d scans in %.1f s (%.0f/s), %d probes, %d visible, %d not visible within 10 s%n",
-                total, elapsed / 1e9, total / (elapsed / 1e9), probes, sorted.size(), lost.size());
-        if (!sorted.isEmpty()) {
-            System.out.printf("produce -> visible over HTTP (ms): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f%n",
-                    pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.get(sorted.size() - 1) / 1000.0);
+        System.out.printf("sent %d scans in %.1f s (%.0f/s) after %d s of warm-up at the same rate%n",
+                total - warmup, elapsed / 1e9, (total - warmup) / (elapsed / 1e9), warmupSeconds);
+        if (warmupSeconds > 0) {
+            report("warm-up", latencies.get(0), lost.get(0));
         }
-        return lost.isEmpty() ? 0 : 1;
+        report("measured", latencies.get(1), lost.get(1));
+        return lost.get(1).isEmpty() ? 0 : 1;
+    }
+
+    private static void report(String phase, Collection<long[]> latencies, Collection<String> lost) {
+        List<Long> sorted = new ArrayList<>(latencies.size());
+        for (long[] l : latencies) {
+            sorted.add(l[1]);
+        }
+        Collections.sort(sorted);
+        System.out.printf("%s: %d probes, %d visible, %d not visible within 10 s%n", phase, sorted.size() + lost.size(),
+                sorted.size(), lost.size());
+        if (!sorted.isEmpty()) {
+            System.out.printf("%s: produce -> visible over HTTP (ms): p50 %.1f  p90 %.1f  p99 %.1f  max %.1f%n", phase,
+                    pct(sorted, 50), pct(sorted, 90), pct(sorted, 99), sorted.get(sorted.size() - 1) / 1000.0);
+            System.out.println(phase + ": probes over 100 ms, by second of the phase they were sent in (second:count max ms):"
+                    + slowBySecond(latencies));
+        }
     }
 
     /** One probe's polls: asynchronous, each scheduled after the previous answer, until 200 or 10 s after the send. */
@@ -168,17 +193,20 @@ public final class FreshnessBench implements Callable<Integer> {
         private final String id;
         private final long sentAt;
         private final long deadline;
-        private final ConcurrentLinkedQueue<Long> latencies;
+        private final long sentOffsetMs;
+        private final ConcurrentLinkedQueue<long[]> latencies;
         private final ConcurrentLinkedQueue<String> lost;
         private final Phaser pending;
         private final HttpRequest request;
 
-        Probe(HttpClient http, ScheduledExecutorService timer, String id, long sentAt, ConcurrentLinkedQueue<Long> latencies,
+        Probe(HttpClient http, ScheduledExecutorService timer, String id, long sentAt, long sentOffsetMs,
+              ConcurrentLinkedQueue<long[]> latencies,
               ConcurrentLinkedQueue<String> lost, Phaser pending) {
             this.http = http;
             this.timer = timer;
             this.id = id;
             this.sentAt = sentAt;
+            this.sentOffsetMs = sentOffsetMs;
             this.deadline = sentAt + TimeUnit.SECONDS.toNanos(10);
             this.latencies = latencies;
             this.lost = lost;
@@ -190,7 +218,7 @@ public final class FreshnessBench implements Callable<Integer> {
             http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
                 long now = System.nanoTime();
                 if (e == null && r.statusCode() == 200) {
-                    latencies.add((now - sentAt) / 1000);
+                    latencies.add(new long[]{sentOffsetMs, (now - sentAt) / 1000});
                     pending.arriveAndDeregister();
                 } else if (now >= deadline) {
                     lost.add(id);
@@ -201,6 +229,21 @@ public final class FreshnessBench implements Callable<Integer> {
                 }
             });
         }
+    }
+
+    /** Where in the run the slow probes were: clustered seconds point at stalls, spread ones at steady queueing. */
+    private static String slowBySecond(Collection<long[]> latencies) {
+        java.util.TreeMap<Long, long[]> bySecond = new java.util.TreeMap<>(); // second -> {count, max micros}
+        for (long[] l : latencies) {
+            if (l[1] > 100_000) {
+                long[] c = bySecond.computeIfAbsent(l[0] / 1000, k -> new long[2]);
+                c[0]++;
+                c[1] = Math.max(c[1], l[1]);
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        bySecond.forEach((second, c) -> out.append(' ').append(second).append(':').append(c[0]).append(' ').append(c[1] / 1000));
+        return bySecond.isEmpty() ? " none" : out.toString();
     }
 
     private static double pct(List<Long> sorted, int p) {
