@@ -68,6 +68,15 @@ public interface ApiConfig {
         @WithName("history-segment")
         @io.smallrye.config.WithDefault("PT1M")
         java.time.Duration historySegment();
+
+        /**
+         * Any other Kafka Streams, consumer or producer property of the serving application, by its Kafka name
+         * ({@code streamhouse.serving.streams."producer.linger.ms"=5}): applied over the defaults above. What
+         * correctness depends on (application id, bootstrap servers, exactly-once, application server, state
+         * directory) cannot be set here; trying is a start-up error.
+         */
+        @WithName("streams")
+        java.util.Map<String, String> streams();
     }
 
     interface Kafka {

@@ -84,6 +84,7 @@ public class ServingStreams {
                 config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
+        withOverrides(props, config.serving().streams());
         OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
         KafkaStreams created = new KafkaStreams(ServingTopology.build(topologyConfig, serdes, openStores), props);
@@ -133,6 +134,25 @@ public class ServingStreams {
         // A killed instance is noticed after the session timeout; keep it short so its partitions move quickly.
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+        return props;
+    }
+
+    /** The properties {@link #properties} sets for correctness: not to be overridden. */
+    static final java.util.Set<String> FIXED = java.util.Set.of(StreamsConfig.APPLICATION_ID_CONFIG,
+            StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+            StreamsConfig.APPLICATION_SERVER_CONFIG, StreamsConfig.STATE_DIR_CONFIG);
+
+    /**
+     * Applies an operator's {@code streamhouse.serving.streams.*} properties over the tunables of {@code props};
+     * refuses the ones correctness depends on, naming them.
+     */
+    public static Properties withOverrides(Properties props, Map<String, String> overrides) {
+        java.util.List<String> refused = overrides.keySet().stream().filter(FIXED::contains).sorted().toList();
+        if (!refused.isEmpty()) {
+            throw new IllegalArgumentException("streamhouse.serving.streams cannot set " + refused
+                    + ": the serving application sets them itself (see ServingStreams.properties)");
+        }
+        props.putAll(overrides);
         return props;
     }
 

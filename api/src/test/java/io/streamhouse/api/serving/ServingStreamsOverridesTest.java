@@ -1,0 +1,38 @@
+package io.streamhouse.api.serving;
+
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ServingStreamsOverridesTest {
+    private static Properties defaults() {
+        return ServingStreams.properties("streamhouse-serving", "127.0.0.1:9092", new HostInfo("127.0.0.1", 8082),
+                Path.of("target/state"), 1, 100, 2);
+    }
+
+    @Test
+    void operatorPropertiesReplaceTheTunablesAndReachTheClients() {
+        Properties props = ServingStreams.withOverrides(defaults(), Map.of(
+                StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "250", "producer.linger.ms", "5"));
+
+        assertThat(props).containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "250")
+                .containsEntry("producer.linger.ms", "5")
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        assertThat(new StreamsConfig(props).getProducerConfigs("c")).containsEntry("linger.ms", "5");
+    }
+
+    @Test
+    void whatCorrectnessDependsOnIsRefusedByName() {
+        assertThatThrownBy(() -> ServingStreams.withOverrides(defaults(), Map.of(
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE, "producer.linger.ms", "5")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[processing.guarantee]");
+    }
+}
