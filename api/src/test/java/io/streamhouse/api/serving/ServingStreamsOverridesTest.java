@@ -1,5 +1,8 @@
 package io.streamhouse.api.serving;
 
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.streamhouse.api.ApiConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.Test;
@@ -26,6 +29,21 @@ class ServingStreamsOverridesTest {
                 .containsEntry("producer.linger.ms", "5")
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         assertThat(new StreamsConfig(props).getProducerConfigs("c")).containsEntry("linger.ms", "5");
+    }
+
+    @Test
+    void dottedKafkaNamesArriveWholeFromConfiguration() {
+        ApiConfig config = new SmallRyeConfigBuilder().withMapping(ApiConfig.class)
+                .withSources(new PropertiesConfigSource(Map.of(
+                        "streamhouse.kafka.bootstrap-servers", "127.0.0.1:9092",
+                        "streamhouse.schema-registry.url", "http://127.0.0.1:8085",
+                        "streamhouse.serving.streams.\"producer.linger.ms\"", "5",
+                        "streamhouse.serving.streams.consumer.fetch.max.wait.ms", "50"), "test", 100))
+                .build().getConfigMapping(ApiConfig.class);
+
+        assertThat(config.serving().streams())
+                .containsEntry("producer.linger.ms", "5")
+                .containsEntry("consumer.fetch.max.wait.ms", "50");
     }
 
     @Test
