@@ -81,7 +81,8 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * </ol>
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
- * {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
+ * {@code -Dcep.bench.heapState=true} adds a diagnostic CEP run per round with the hashmap state backend (state as
+ * objects on the heap, never serialised). {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
  * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}. The classpath must not have
  * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
@@ -116,6 +117,14 @@ public final class CepBenchmark {
                         events / pass.window(), pass.window(), pass.wall(), events / cep.window(), cep.window(),
                         cep.wall(), 100 * pass.window() / cep.window(), events / heapTimers.window(),
                         100 * pass.window() / heapTimers.window());
+                if (Boolean.getBoolean("cep.bench.heapState")) {
+                    // diagnostic: no state serialisation at all, an upper bound of what a cheaper state format could give
+                    Timing heap = throughputRun(platform, Mode.CEP_HEAP_STATE, null);
+                    System.out.printf(Locale.ROOT, "round %d, CEP with heap state (hashmap backend): %.0f events/s "
+                                    + "(%.0f %%), processing window %.0f events/s (%.0f %%)%n", round + 1,
+                            events / heap.wall(), 100 * pass.wall() / heap.wall(), events / heap.window(),
+                            100 * pass.window() / heap.window());
+                }
                 bestPass = Math.max(bestPass, events / pass.wall());
                 bestCep = Math.max(bestCep, events / cep.wall());
                 bestPassWindow = Math.max(bestPassWindow, events / pass.window());
@@ -138,7 +147,7 @@ public final class CepBenchmark {
         }
     }
 
-    private enum Mode { PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_EXACTLY_ONCE }
+    private enum Mode { PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE }
 
     /**
      * One job's seconds: {@code wall}, the whole {@code env.execute} (MiniCluster start, submission, deployment,
@@ -162,6 +171,9 @@ public final class CepBenchmark {
             conf.set(org.apache.flink.state.rocksdb.RocksDBOptions.TIMER_SERVICE_FACTORY,
                     org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
         }
+        if (mode == Mode.CEP_HEAP_STATE) {
+            conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+        }
         Path local = shortDirs(conf, mode == Mode.CEP_EXACTLY_ONCE);
         try {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
@@ -175,7 +187,7 @@ public final class CepBenchmark {
                         passThroughRaw(env, bounded, kind.topic());
                     }
                 }
-                case CEP, CEP_HEAP_TIMERS -> CepJob.build(env, bounded,
+                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE -> CepJob.build(env, bounded,
                         new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
                         CepJobConfig.defaults(), registry);
