@@ -106,7 +106,9 @@ public final class CepBenchmark {
             for (int round = 0; round < rounds; round++) {
                 Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
                 Timing cep = throughputRun(platform, Mode.CEP, null);
-                Timing heapTimers = throughputRun(platform, Mode.CEP_HEAP_TIMERS, null);
+                // -Dcep.bench.heapTimers=false leaves it out (e.g. so that a profile's matcher threads are one job's)
+                Timing heapTimers = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
+                        ? throughputRun(platform, Mode.CEP_HEAP_TIMERS, null) : new Timing(Double.NaN, Double.NaN);
                 System.out.printf(Locale.ROOT, "round %d: pass-through %.0f events/s, CEP %.0f events/s (%.0f %%), CEP "
                                 + "with heap timers %.0f events/s (%.0f %%)%n", round + 1, events / pass.wall(),
                         events / cep.wall(), 100 * pass.wall() / cep.wall(), events / heapTimers.wall(),
