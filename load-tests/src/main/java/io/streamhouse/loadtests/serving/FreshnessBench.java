@@ -60,9 +60,9 @@ public final class FreshnessBench implements Callable<Integer> {
     @CommandLine.Option(names = "--seconds", defaultValue = "60", description = "measured seconds, after the warm-up")
     int seconds;
     @CommandLine.Option(names = "--warmup-seconds", defaultValue = "10", description = "seconds at the same rate, with"
-            + " probes, before the measured ones; their probes are reported apart. This tool is a fresh JVM each run: in"
-            + " its first second or two its own cold code (producers, HTTP client) made probes 100-200 ms slow while the"
-            + " app under test was warm (docs/benchmarks.md, \"Serving\", session 8)")
+            + " probes, before the measured ones; their probes are reported apart. On a warm stack the slow probes of a"
+            + " run were in its first second or two, while this tool (a fresh JVM each run) started; how much of that is"
+            + " the tool and how much the step from idle was not separated (docs/benchmarks.md, \"Serving\", session 8)")
     int warmupSeconds;
     @CommandLine.Option(names = "--parcels", defaultValue = "50000", description = "distinct parcel ids of the background"
             + " load: 50,000 at 5,000/s scans each parcel every 10 s; with few ids each key gets several versions per"
@@ -122,8 +122,8 @@ public final class FreshnessBench implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
-        // Per phase (0 warm-up, 1 measured): {send offset ms within the phase, micros}, and the probes never seen.
-        List<ConcurrentLinkedQueue<long[]>> latencies = List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+        // Per phase (0 warm-up, 1 measured): the probes seen, and those never seen.
+        List<ConcurrentLinkedQueue<Seen>> latencies = List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
         List<ConcurrentLinkedQueue<String>> lost = List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
         Phaser pending = new Phaser(1);
         String run = Long.toString(System.currentTimeMillis(), 36);
@@ -170,10 +170,14 @@ public final class FreshnessBench implements Callable<Integer> {
         return lost.get(1).isEmpty() ? 0 : 1;
     }
 
-    private static void report(String phase, Collection<long[]> latencies, Collection<String> lost) {
+    /** A probe seen: when it was sent, in ms from the start of its phase, and how long it took to be visible. */
+    private record Seen(long sentOffsetMs, long micros) {
+    }
+
+    private static void report(String phase, Collection<Seen> latencies, Collection<String> lost) {
         List<Long> sorted = new ArrayList<>(latencies.size());
-        for (long[] l : latencies) {
-            sorted.add(l[1]);
+        for (Seen l : latencies) {
+            sorted.add(l.micros());
         }
         Collections.sort(sorted);
         System.out.printf("%s: %d probes, %d visible, %d not visible within 10 s%n", phase, sorted.size() + lost.size(),
@@ -194,13 +198,13 @@ public final class FreshnessBench implements Callable<Integer> {
         private final long sentAt;
         private final long deadline;
         private final long sentOffsetMs;
-        private final ConcurrentLinkedQueue<long[]> latencies;
+        private final ConcurrentLinkedQueue<Seen> latencies;
         private final ConcurrentLinkedQueue<String> lost;
         private final Phaser pending;
         private final HttpRequest request;
 
         Probe(HttpClient http, ScheduledExecutorService timer, String id, long sentAt, long sentOffsetMs,
-              ConcurrentLinkedQueue<long[]> latencies,
+              ConcurrentLinkedQueue<Seen> latencies,
               ConcurrentLinkedQueue<String> lost, Phaser pending) {
             this.http = http;
             this.timer = timer;
@@ -218,7 +222,7 @@ public final class FreshnessBench implements Callable<Integer> {
             http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
                 long now = System.nanoTime();
                 if (e == null && r.statusCode() == 200) {
-                    latencies.add(new long[]{sentOffsetMs, (now - sentAt) / 1000});
+                    latencies.add(new Seen(sentOffsetMs, (now - sentAt) / 1000));
                     pending.arriveAndDeregister();
                 } else if (now >= deadline) {
                     lost.add(id);
@@ -232,13 +236,13 @@ public final class FreshnessBench implements Callable<Integer> {
     }
 
     /** Where in the run the slow probes were: clustered seconds point at stalls, spread ones at steady queueing. */
-    private static String slowBySecond(Collection<long[]> latencies) {
+    private static String slowBySecond(Collection<Seen> latencies) {
         java.util.TreeMap<Long, long[]> bySecond = new java.util.TreeMap<>(); // second -> {count, max micros}
-        for (long[] l : latencies) {
-            if (l[1] > 100_000) {
-                long[] c = bySecond.computeIfAbsent(l[0] / 1000, k -> new long[2]);
+        for (Seen l : latencies) {
+            if (l.micros() > 100_000) {
+                long[] c = bySecond.computeIfAbsent(l.sentOffsetMs() / 1000, k -> new long[2]);
                 c[0]++;
-                c[1] = Math.max(c[1], l[1]);
+                c[1] = Math.max(c[1], l.micros());
             }
         }
         StringBuilder out = new StringBuilder();
