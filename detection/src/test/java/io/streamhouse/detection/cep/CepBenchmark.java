@@ -1,8 +1,12 @@
 package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.event.OrderEvent;
+import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
@@ -16,6 +20,11 @@ import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.platform.PlatformOptions;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -25,7 +34,9 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.types.Either;
+import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -82,7 +93,13 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
  * {@code -Dcep.bench.heapState=true} adds a diagnostic CEP run per round with the hashmap state backend (state as
- * objects on the heap, never serialised). {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
+ * objects on the heap, never serialised).
+ * {@code -Dcep.bench.floor=true} adds, per round, the cheapest keyed jobs on the CEP job's non-checkpointed RocksDB
+ * settings (a floor for any keyed job there): the pass-through's sources and decoding with the CEP job's watermarks,
+ * each event keyed by the subject the CEP job keys its topic by, then one {@code ValueState<Long>} read and written
+ * per event ({@link CountPerSubject}); once without timers, once with an event-time timer per event at its time
+ * rounded up to the second (RocksDB timers, as the CEP run), and — unless {@code -Dcep.bench.heapTimers=false} —
+ * once more with those timers on the heap, as the CEP run with heap timers. {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
  * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}. The classpath must not have
  * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
@@ -102,6 +119,7 @@ public final class CepBenchmark {
             new KafkaTestIo(platform).send(g.events());
             System.out.printf(Locale.ROOT, "wrote %d events%n", events);
             double bestPass = 0, bestCep = 0, bestPassWindow = 0, bestCepWindow = 0;
+            double bestFloor = 0, bestFloorWindow = 0, bestFloorTimer = 0, bestFloorTimerWindow = 0;
             int rounds = Integer.getInteger("cep.bench.rounds", 2);
             for (int round = 0; round < rounds; round++) {
                 Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
@@ -119,6 +137,28 @@ public final class CepBenchmark {
                         events / pass.window(), pass.window(), pass.wall(), events / cep.window(), cep.window(),
                         cep.wall(), 100 * pass.window() / cep.window(), events / heapTimers.window(),
                         100 * pass.window() / heapTimers.window());
+                if (Boolean.getBoolean("cep.bench.floor")) {
+                    // diagnostic: what any keyed RocksDB job costs here, whatever its logic, against the same pass-through
+                    Timing floor = throughputRun(platform, Mode.FLOOR_KEYED, null);
+                    Timing floorTimer = throughputRun(platform, Mode.FLOOR_KEYED_TIMER, null);
+                    Timing floorHeapTimer = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
+                            ? throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HEAP, null) : new Timing(Double.NaN, Double.NaN);
+                    System.out.printf(Locale.ROOT, "round %d, keyed floor (one ValueState<Long> per event, RocksDB), "
+                                    + "whole / processing window: no timers %.0f / %.0f events/s (%.0f %% / %.0f %%, "
+                                    + "window %.2f of %.2f s), a timer per event %.0f / %.0f events/s (%.0f %% / %.0f %%, "
+                                    + "window %.2f of %.2f s), the same with heap timers %.0f / %.0f events/s "
+                                    + "(%.0f %% / %.0f %%)%n", round + 1,
+                            events / floor.wall(), events / floor.window(), 100 * pass.wall() / floor.wall(),
+                            100 * pass.window() / floor.window(), floor.window(), floor.wall(),
+                            events / floorTimer.wall(), events / floorTimer.window(), 100 * pass.wall() / floorTimer.wall(),
+                            100 * pass.window() / floorTimer.window(), floorTimer.window(), floorTimer.wall(),
+                            events / floorHeapTimer.wall(), events / floorHeapTimer.window(),
+                            100 * pass.wall() / floorHeapTimer.wall(), 100 * pass.window() / floorHeapTimer.window());
+                    bestFloor = Math.max(bestFloor, events / floor.wall());
+                    bestFloorWindow = Math.max(bestFloorWindow, events / floor.window());
+                    bestFloorTimer = Math.max(bestFloorTimer, events / floorTimer.wall());
+                    bestFloorTimerWindow = Math.max(bestFloorTimerWindow, events / floorTimer.window());
+                }
                 if (Boolean.getBoolean("cep.bench.heapState")) {
                     // diagnostic: no state serialisation at all, an upper bound of what a cheaper state format could give
                     Timing heap = throughputRun(platform, Mode.CEP_HEAP_STATE, null);
@@ -138,6 +178,13 @@ public final class CepBenchmark {
             System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, processing window): pass-through %.0f "
                     + "events/s, CEP %.0f events/s = %.0f %% of pass-through%n", rounds, bestPassWindow, bestCepWindow,
                     100 * bestCepWindow / bestPassWindow);
+            if (Boolean.getBoolean("cep.bench.floor")) {
+                System.out.printf(Locale.ROOT, "THROUGHPUT keyed floor (parallelism 1, best of %d, whole / processing "
+                                + "window): no timers %.0f / %.0f events/s = %.0f %% / %.0f %% of pass-through, a timer per "
+                                + "event %.0f / %.0f events/s = %.0f %% / %.0f %%%n", rounds, bestFloor, bestFloorWindow,
+                        100 * bestFloor / bestPass, 100 * bestFloorWindow / bestPassWindow, bestFloorTimer,
+                        bestFloorTimerWindow, 100 * bestFloorTimer / bestPass, 100 * bestFloorTimerWindow / bestPassWindow);
+            }
             for (Duration interval : intervals) {
                 double eo = events / throughputRun(platform, Mode.CEP_EXACTLY_ONCE, interval).wall();
                 System.out.printf(Locale.ROOT, "THROUGHPUT CEP exactly-once, checkpoints every %d ms, Kafka sinks: %.0f "
@@ -149,7 +196,15 @@ public final class CepBenchmark {
         }
     }
 
-    private enum Mode { PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE }
+    private enum Mode {
+        PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE,
+        /** Diagnostic ({@code -Dcep.bench.floor=true}): decode, key by subject, one ValueState read and write. */
+        FLOOR_KEYED,
+        /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
+        FLOOR_KEYED_TIMER,
+        /** The same with the timers on the heap, as {@link #CEP_HEAP_TIMERS}. */
+        FLOOR_KEYED_TIMER_HEAP
+    }
 
     /**
      * One job's seconds: {@code wall}, the whole {@code env.execute} (MiniCluster start, submission, deployment,
@@ -169,7 +224,7 @@ public final class CepBenchmark {
             checkpoints = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "bench-chk-");
             conf = CepMain.configuration(CepOptions.parse(new String[]{"--checkpoint-dir", checkpoints.toString()}, Map.of()));
         }
-        if (mode == Mode.CEP_HEAP_TIMERS) {
+        if (mode == Mode.CEP_HEAP_TIMERS || mode == Mode.FLOOR_KEYED_TIMER_HEAP) {
             conf.set(org.apache.flink.state.rocksdb.RocksDBOptions.TIMER_SERVICE_FACTORY,
                     org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
         }
@@ -187,6 +242,12 @@ public final class CepBenchmark {
                     env.getConfig().enableObjectReuse();
                     for (EventKind kind : EventKind.values()) {
                         passThroughRaw(env, bounded, kind.topic());
+                    }
+                }
+                case FLOOR_KEYED, FLOOR_KEYED_TIMER, FLOOR_KEYED_TIMER_HEAP -> {
+                    env.getConfig().enableObjectReuse(); // as the pass-through and the CEP job
+                    for (EventKind kind : EventKind.values()) {
+                        keyedFloorRaw(env, bounded, kind.topic(), mode != Mode.FLOOR_KEYED);
                     }
                 }
                 case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE -> CepJob.build(env, bounded,
@@ -257,6 +318,92 @@ public final class CepBenchmark {
         env.fromSource(sources.of(topic), WatermarkStrategy.noWatermarks(), topic.name(),
                         WireDeserializationSchema.typeOf(topic.valueType()))
                 .sinkTo(ProcessingWindow.discarding());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void keyedFloorRaw(StreamExecutionEnvironment env, CepSources sources, Topic<String, ?> topic,
+                                      boolean timers) {
+        keyedFloor(env, sources, (Topic) topic, timers);
+    }
+
+    /**
+     * One topic of the keyed floor: the pass-through's source and decoding, with the CEP job's watermarks (so that the
+     * event-time timers fire, at the latest at the end of input), the subject alone across the keyed exchange (the CEP
+     * job sends a subject and a fact), {@link CountPerSubject}, the discarding sink. One keyed operator per topic, so
+     * each event touches state once; in the CEP job a payment or a reading feeds two matchers.
+     */
+    private static <T extends SpecificRecord> void keyedFloor(StreamExecutionEnvironment env, CepSources sources,
+                                                              Topic<String, T> topic, boolean timers) {
+        String name = topic.name();
+        env.fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(CepJobConfig.defaults()), name,
+                        WireDeserializationSchema.typeOf(topic.valueType()))
+                .uid("floor-source-" + name).name(name)
+                .flatMap(new SubjectOf<T>(), Types.STRING).uid("floor-subject-" + name).name("subject " + name)
+                .keyBy(subject -> subject, Types.STRING)
+                .process(new CountPerSubject(timers), Types.LONG).uid("floor-count-" + name).name("count " + name)
+                .sinkTo(ProcessingWindow.discarding()).uid("floor-sink-" + name).name("discard " + name);
+    }
+
+    /**
+     * The key the CEP job keys the event's topic by, i.e. its patterns' {@code subject}: the card token for payments
+     * (card testing, impossible travel), the customer for customer changes and orders (account takeover), the parcel
+     * for scans (parcel SLA), the vehicle for telemetry (overheating, maintenance due). Dead letters stop here.
+     */
+    private static final class SubjectOf<T extends SpecificRecord> implements FlatMapFunction<Either<DeadLetter, T>, String> {
+        @Override
+        public void flatMap(Either<DeadLetter, T> in, Collector<String> out) {
+            if (in.isLeft()) {
+                return;
+            }
+            T event = in.right();
+            if (event instanceof TransactionAuthorizationRequested tx) {
+                out.collect(tx.getCardToken());
+            } else if (event instanceof CustomerEvent c) {
+                out.collect(c.getCustomerId());
+            } else if (event instanceof OrderEvent o) {
+                out.collect(o.getCustomerId());
+            } else if (event instanceof ParcelScanned scan) {
+                out.collect(scan.getParcelId());
+            } else if (event instanceof VehicleTelemetry r) {
+                out.collect(r.getVehicleId());
+            } else {
+                throw new IllegalArgumentException("no subject for " + event.getClass().getName());
+            }
+        }
+    }
+
+    /**
+     * The least a keyed stateful operator does: per event, one {@code ValueState<Long>} read and write (a count per
+     * subject) and, with {@code timers}, an event-time timer at the event's time rounded up to the whole second (so a
+     * subject's timers within a second coalesce into one); the timer does nothing. Emits nothing: the sink only marks
+     * the end of input.
+     */
+    private static final class CountPerSubject extends KeyedProcessFunction<String, String, Long> {
+        private final boolean timers;
+        private transient ValueState<Long> count;
+
+        CountPerSubject(boolean timers) {
+            this.timers = timers;
+        }
+
+        @Override
+        public void open(OpenContext openContext) {
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("count", Types.LONG));
+        }
+
+        @Override
+        public void processElement(String subject, Context ctx, Collector<Long> out) throws Exception {
+            Long n = count.value();
+            count.update(n == null ? 1L : n + 1);
+            if (timers) {
+                long at = ctx.timestamp(); // the envelope's occurredAt, from the CEP job's timestamp assigner
+                ctx.timerService().registerEventTimeTimer(-Math.floorDiv(-at, 1000L) * 1000L);
+            }
+        }
+
+        @Override
+        public void onTimer(long timestamp, OnTimerContext ctx, Collector<Long> out) {
+        }
     }
 
     private static CepSources bounded(String bootstrap, String group, RegistryClientFactory registry) {
