@@ -17,7 +17,8 @@ import java.util.List;
  * A parcel's recent scans, kept apart from its {@link ParcelTracking} state: one small entry per scan in the
  * {@link ServingStores#PARCEL_SCANS} key-value store, under {@code <parcel id>|<13-digit event-time millis>|<event id>},
  * so a parcel's entries are one ordered range. The newest {@link #KEPT} are kept: the range is trimmed every
- * {@link #TRIM_EVERY}th scan past them ({@link #trimsAt}), so it holds at most {@code KEPT + TRIM_EVERY} entries,
+ * {@link #TRIM_EVERY}th scan past them, at a phase of the parcel's own ({@link #trimsAt}), so it holds at most
+ * {@code KEPT + TRIM_EVERY} entries,
  * and a query lists the newest {@code KEPT} of them ({@link #withHistory}).
  *
  * <p><b>Why.</b> With the scans inside the state, every scan re-read, re-encoded, re-logged and re-wrote them all
@@ -41,9 +42,21 @@ public final class ParcelScans {
      */
     public static final int TRIM_EVERY = 10;
 
-    /** Whether the scan that brings a parcel's applied scans to {@code scans} trims its range. */
-    static boolean trimsAt(long scans) {
-        return scans > KEPT && (scans - KEPT) % TRIM_EVERY == 0;
+    /**
+     * Whether the scan that brings a parcel's applied scans to {@code scans} trims its range: every
+     * {@link #TRIM_EVERY}th scan past {@link #KEPT}, at a phase of the parcel's own ({@link #phaseOf}).
+     *
+     * <p>Without the phase, parcels scanned in step (a sorting run, a load generator going round its parcels) all
+     * trimmed within the same few seconds: ten times the deletes and all the range reads at once. On the two-core
+     * machine of docs/benchmarks.md ("Serving", session 10) that stalled freshness for up to 12 s every ten rounds.
+     */
+    static boolean trimsAt(String parcelId, long scans) {
+        return scans > KEPT && (scans - KEPT + phaseOf(parcelId)) % TRIM_EVERY == 0;
+    }
+
+    /** Where in the cycle of {@link #TRIM_EVERY} scans the parcel trims; ids that differ in a character differ here. */
+    static int phaseOf(String parcelId) {
+        return Math.floorMod(parcelId.hashCode(), TRIM_EVERY);
     }
 
     /** The key of a scan's entry. */
@@ -161,7 +174,7 @@ public final class ParcelScans {
         @Override
         public void applied(String parcelId, ParcelScanned scan, ParcelTracking next) {
             scans.put(keyOf(parcelId, scan.getEnvelope().getOccurredAt(), scan.getEnvelope().getEventId()), entryOf(scan));
-            if (!trimsAt(next.getScans())) {
+            if (!trimsAt(parcelId, next.getScans())) {
                 return; // each applied scan adds at most one entry, so the range holds at most KEPT + TRIM_EVERY
             }
             List<String> keys = new ArrayList<>(KEPT + TRIM_EVERY);

@@ -165,7 +165,7 @@ class ServingTopologyTest {
     @Test
     void aParcelKeepsItsNewestScansApartAndItsStoredStateDoesNotGrow() {
         var scans = input(Topics.PARCEL_SCANS);
-        int count = ParcelScans.KEPT + ParcelScans.TRIM_EVERY; // the last of these scans trims
+        int count = ParcelScans.KEPT + ParcelScans.TRIM_EVERY; // one of the last ten trims, and the range is refilled
         for (int i = count - 1; i >= 0; i--) { // newest first: every scan after the first is late
             scans.pipeInput("P-1042", scan("s" + i, ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * i)));
         }
@@ -177,7 +177,8 @@ class ServingTopologyTest {
         assertThat(now.getHistory()).isEmpty();
         assertThat(history("P-1042", null)).extracting(h -> h.getEventId())
                 .containsExactlyElementsOf(IntStream.range(count - ParcelScans.KEPT, count).mapToObj(i -> "s" + i).toList());
-        assertThat(storedScans()).as("trimmed to the newest kept").isEqualTo(ParcelScans.KEPT);
+        int sinceTrim = (ParcelScans.TRIM_EVERY + ParcelScans.phaseOf("P-1042")) % ParcelScans.TRIM_EVERY;
+        assertThat(storedScans()).as("trimmed to the newest kept, plus the scans since").isEqualTo(ParcelScans.KEPT + sinceTrim);
     }
 
     @Test
@@ -187,7 +188,8 @@ class ServingTopologyTest {
         for (int n = 1; n <= last; n++) {
             int i = n - 1;
             scans.pipeInput("P-1042", scan("s" + i, ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * i)));
-            int stored = n <= ParcelScans.KEPT ? n : ParcelScans.KEPT + (n - ParcelScans.KEPT) % ParcelScans.TRIM_EVERY;
+            int past = n - ParcelScans.KEPT;
+            int stored = past <= 0 ? n : ParcelScans.KEPT + Math.min(past, (past + ParcelScans.phaseOf("P-1042")) % ParcelScans.TRIM_EVERY);
             assertThat(storedScans()).as("entries stored after scan %d", n).isEqualTo(stored);
             int first = Math.max(0, n - ParcelScans.KEPT);
             assertThat(history("P-1042", null)).as("listed after scan %d", n).extracting(h -> h.getEventId())
@@ -198,6 +200,25 @@ class ServingTopologyTest {
                     .containsExactlyElementsOf(IntStream.range(first, Math.max(first, n - 2)).mapToObj(k -> "s" + k).toList());
         }
         assertThat(this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get("P-1042").value().getScans()).isEqualTo(last);
+    }
+
+    @Test
+    void parcelsScannedInStepTrimInDifferentRounds() {
+        int parcels = 1_000;
+        int[] trimsByRound = new int[ParcelScans.TRIM_EVERY];
+        for (int p = 0; p < parcels; p++) {
+            String id = "P-load-" + p;
+            int trims = 0;
+            for (int round = 1; round <= ParcelScans.TRIM_EVERY; round++) { // each parcel's next ten scans past KEPT
+                if (ParcelScans.trimsAt(id, ParcelScans.KEPT + round)) {
+                    trimsByRound[round - 1]++;
+                    trims++;
+                }
+            }
+            assertThat(trims).as("%s trims once in ten scans", id).isEqualTo(1);
+        }
+        assertThat(IntStream.of(trimsByRound).boxed().toList()).as("parcels trimming in each of ten rounds in which every parcel is scanned once")
+                .allSatisfy(n -> assertThat(n).isBetween(parcels / ParcelScans.TRIM_EVERY / 2, parcels / ParcelScans.TRIM_EVERY * 2));
     }
 
     @Test
