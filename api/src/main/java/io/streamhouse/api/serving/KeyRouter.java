@@ -298,7 +298,7 @@ public final class KeyRouter {
         if (open == null) {
             return null;
         }
-        List<KeyValue<String, ParcelScanEntry>> scans = new ArrayList<>(ParcelScans.KEPT);
+        List<KeyValue<String, ParcelScanEntry>> scans = new ArrayList<>(ParcelScans.KEPT + ParcelScans.TRIM_EVERY);
         try (KeyValueIterator<String, ParcelScanEntry> range = open.range(ParcelScans.from(parcelId), ParcelScans.to(parcelId))) {
             range.forEachRemaining(scans::add);
             return scans;

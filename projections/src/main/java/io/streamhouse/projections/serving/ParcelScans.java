@@ -16,7 +16,10 @@ import java.util.List;
 /**
  * A parcel's recent scans, kept apart from its {@link ParcelTracking} state: one small entry per scan in the
  * {@link ServingStores#PARCEL_SCANS} key-value store, under {@code <parcel id>|<13-digit event-time millis>|<event id>},
- * so a parcel's entries are one ordered range. The newest {@link #KEPT} are kept.
+ * so a parcel's entries are one ordered range. The newest {@link #KEPT} are kept: the range is trimmed every
+ * {@link #TRIM_EVERY}th scan past them, at a phase of the parcel's own ({@link #trimsAt}), so it holds at most
+ * {@code KEPT + TRIM_EVERY} entries,
+ * and a query lists the newest {@code KEPT} of them ({@link #withHistory}).
  *
  * <p><b>Why.</b> With the scans inside the state, every scan re-read, re-encoded, re-logged and re-wrote them all
  * (20 entries once a parcel is busy), and the state's versions in the versioned store grew with them: a scan's cost grew
@@ -30,6 +33,31 @@ import java.util.List;
 public final class ParcelScans {
     /** Entries kept per parcel, newest by event time. */
     public static final int KEPT = 20;
+
+    /**
+     * A parcel's range is trimmed back to {@link #KEPT} every this many scans past them, not at every scan. A trim is a
+     * range read of the parcel's entries plus a delete per surplus entry; at every scan that range read decoded all
+     * of a busy parcel's entries once per scan and skipped the tombstones of the earlier trims. Trimming ten at a time
+     * reads the range once per ten scans and writes the same deletes.
+     */
+    public static final int TRIM_EVERY = 10;
+
+    /**
+     * Whether the scan that brings a parcel's applied scans to {@code scans} trims its range: every
+     * {@link #TRIM_EVERY}th scan past {@link #KEPT}, at a phase of the parcel's own ({@link #phaseOf}).
+     *
+     * <p>Without the phase, parcels scanned in step (a sorting run, a load generator going round its parcels) all
+     * trimmed within the same few seconds: ten times the deletes and all the range reads at once. On the two-core
+     * machine of docs/benchmarks.md ("Serving", session 10) that stalled freshness for up to 12 s every ten rounds.
+     */
+    static boolean trimsAt(String parcelId, long scans) {
+        return scans > KEPT && (scans - KEPT + phaseOf(parcelId)) % TRIM_EVERY == 0;
+    }
+
+    /** Where in the cycle of {@link #TRIM_EVERY} scans the parcel trims; ids that differ in a character differ here. */
+    static int phaseOf(String parcelId) {
+        return Math.floorMod(parcelId.hashCode(), TRIM_EVERY);
+    }
 
     /** The key of a scan's entry. */
     public static String keyOf(String parcelId, Instant occurredAt, String eventId) {
@@ -72,16 +100,24 @@ public final class ParcelScans {
     }
 
     /**
-     * The state with its history from the parcel's entries (in key order, i.e. oldest first): those with event time up
-     * to {@code asOf} if given. A state written before the split keeps its own history where it has one.
+     * The state with its history from the parcel's entries (in key order, i.e. oldest first): of the newest
+     * {@link #KEPT}, those with event time up to {@code asOf} if given. The range may hold up to {@link #TRIM_EVERY}
+     * older entries that the next trim removes; they are never listed, so an answer does not depend on where the
+     * parcel is between two trims. A state written before the split keeps its own history where it has one.
      */
     public static ParcelTracking withHistory(ParcelTracking state, String parcelId, Iterator<KeyValue<String, ParcelScanEntry>> entries,
                                              Instant asOf) {
-        List<ParcelScanEntry> history = new ArrayList<>(KEPT);
+        List<ParcelScanEntry> kept = new ArrayList<>(KEPT + TRIM_EVERY);
         while (entries.hasNext()) {
             KeyValue<String, ParcelScanEntry> e = entries.next();
-            if (e.value != null && isOf(parcelId, e.key) && (asOf == null || !e.value.getOccurredAt().isAfter(asOf))) {
-                history.add(e.value);
+            if (e.value != null && isOf(parcelId, e.key)) {
+                kept.add(e.value);
+            }
+        }
+        List<ParcelScanEntry> history = new ArrayList<>(Math.min(kept.size(), KEPT));
+        for (ParcelScanEntry entry : kept.subList(Math.max(0, kept.size() - KEPT), kept.size())) {
+            if (asOf == null || !entry.getOccurredAt().isAfter(asOf)) {
+                history.add(entry);
             }
         }
         if (history.isEmpty()) {
@@ -92,8 +128,8 @@ public final class ParcelScans {
 
     /**
      * The parcel fold's side of the scans store, run by the fold's processor on the task's stream thread: moves a
-     * state's own history out (states from before the split), recognises repeats, writes each applied scan and
-     * trims the parcel's range to the newest {@link #KEPT}.
+     * state's own history out (states from before the split), recognises repeats, writes each applied scan and, at
+     * every {@link #TRIM_EVERY}th scan past {@link #KEPT}, trims the parcel's range to the newest {@code KEPT}.
      */
     static final class Log implements FoldIntoVersionedStore.Companion<ParcelScanned, ParcelTracking> {
         private final OpenStores openStores;
@@ -138,10 +174,10 @@ public final class ParcelScans {
         @Override
         public void applied(String parcelId, ParcelScanned scan, ParcelTracking next) {
             scans.put(keyOf(parcelId, scan.getEnvelope().getOccurredAt(), scan.getEnvelope().getEventId()), entryOf(scan));
-            if (next.getScans() <= KEPT) {
-                return; // cannot hold more than KEPT entries yet (each applied scan adds at most one)
+            if (!trimsAt(parcelId, next.getScans())) {
+                return; // each applied scan adds at most one entry, so the range holds at most KEPT + TRIM_EVERY
             }
-            List<String> keys = new ArrayList<>(KEPT + 1);
+            List<String> keys = new ArrayList<>(KEPT + TRIM_EVERY);
             try (KeyValueIterator<String, ParcelScanEntry> range = scans.range(from(parcelId), to(parcelId))) {
                 while (range.hasNext()) {
                     String key = range.next().key;

@@ -52,6 +52,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Map;
 import java.util.Properties;
 
@@ -148,10 +149,23 @@ class ServingTopologyTest {
         }
     }
 
+    /** How many scan entries the store holds, all parcels. */
+    private int storedScans() {
+        KeyValueStore<String, io.streamhouse.domain.state.ParcelScanEntry> store = driver.getKeyValueStore(ServingStores.PARCEL_SCANS);
+        try (var all = store.all()) {
+            int n = 0;
+            while (all.hasNext()) {
+                all.next();
+                n++;
+            }
+            return n;
+        }
+    }
+
     @Test
     void aParcelKeepsItsNewestScansApartAndItsStoredStateDoesNotGrow() {
         var scans = input(Topics.PARCEL_SCANS);
-        int count = ParcelScans.KEPT + 5;
+        int count = ParcelScans.KEPT + ParcelScans.TRIM_EVERY; // one of the last ten trims, and the range is refilled
         for (int i = count - 1; i >= 0; i--) { // newest first: every scan after the first is late
             scans.pipeInput("P-1042", scan("s" + i, ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * i)));
         }
@@ -162,16 +176,49 @@ class ServingTopologyTest {
         assertThat(now.getScans()).as("each scan counted once: the repeats of s24 and s10 are recognised").isEqualTo(count);
         assertThat(now.getHistory()).isEmpty();
         assertThat(history("P-1042", null)).extracting(h -> h.getEventId())
-                .containsExactlyElementsOf(java.util.stream.IntStream.range(5, count).mapToObj(i -> "s" + i).toList());
-        KeyValueStore<String, io.streamhouse.domain.state.ParcelScanEntry> store = driver.getKeyValueStore(ServingStores.PARCEL_SCANS);
-        try (var all = store.all()) {
-            int n = 0;
-            while (all.hasNext()) {
-                all.next();
-                n++;
-            }
-            assertThat(n).as("trimmed to the newest kept").isEqualTo(ParcelScans.KEPT);
+                .containsExactlyElementsOf(IntStream.range(count - ParcelScans.KEPT, count).mapToObj(i -> "s" + i).toList());
+        int sinceTrim = (ParcelScans.TRIM_EVERY + ParcelScans.phaseOf("P-1042")) % ParcelScans.TRIM_EVERY;
+        assertThat(storedScans()).as("trimmed to the newest kept, plus the scans since").isEqualTo(ParcelScans.KEPT + sinceTrim);
+    }
+
+    @Test
+    void theRangeIsTrimmedEveryTenthScanAndQueriesListTheNewestKeptBetweenTrims() {
+        var scans = input(Topics.PARCEL_SCANS);
+        int last = ParcelScans.KEPT + 2 * ParcelScans.TRIM_EVERY + 3;
+        for (int n = 1; n <= last; n++) {
+            int i = n - 1;
+            scans.pipeInput("P-1042", scan("s" + i, ParcelStatus.IN_TRANSIT, Hubs.ROTTERDAM, null, Times.T0.plusSeconds(60L * i)));
+            int past = n - ParcelScans.KEPT;
+            int stored = past <= 0 ? n : ParcelScans.KEPT + Math.min(past, (past + ParcelScans.phaseOf("P-1042")) % ParcelScans.TRIM_EVERY);
+            assertThat(storedScans()).as("entries stored after scan %d", n).isEqualTo(stored);
+            int first = Math.max(0, n - ParcelScans.KEPT);
+            assertThat(history("P-1042", null)).as("listed after scan %d", n).extracting(h -> h.getEventId())
+                    .containsExactlyElementsOf(IntStream.range(first, n).mapToObj(k -> "s" + k).toList());
+            // as of two scans back: of the newest KEPT, those up to then; never an older entry awaiting the next trim
+            Instant asOf = Times.T0.plusSeconds(60L * (i - 2));
+            assertThat(history("P-1042", asOf)).as("as of two scans back, after scan %d", n).extracting(h -> h.getEventId())
+                    .containsExactlyElementsOf(IntStream.range(first, Math.max(first, n - 2)).mapToObj(k -> "s" + k).toList());
         }
+        assertThat(this.<ParcelTracking>versioned(ServingStores.PARCEL_TRACKING).get("P-1042").value().getScans()).isEqualTo(last);
+    }
+
+    @Test
+    void parcelsScannedInStepTrimInDifferentRounds() {
+        int parcels = 1_000;
+        int[] trimsByRound = new int[ParcelScans.TRIM_EVERY];
+        for (int p = 0; p < parcels; p++) {
+            String id = "P-load-" + p;
+            int trims = 0;
+            for (int round = 1; round <= ParcelScans.TRIM_EVERY; round++) { // each parcel's next ten scans past KEPT
+                if (ParcelScans.trimsAt(id, ParcelScans.KEPT + round)) {
+                    trimsByRound[round - 1]++;
+                    trims++;
+                }
+            }
+            assertThat(trims).as("%s trims once in ten scans", id).isEqualTo(1);
+        }
+        assertThat(IntStream.of(trimsByRound).boxed().toList()).as("parcels trimming in each of ten rounds in which every parcel is scanned once")
+                .allSatisfy(n -> assertThat(n).isBetween(parcels / ParcelScans.TRIM_EVERY / 2, parcels / ParcelScans.TRIM_EVERY * 2));
     }
 
     @Test
