@@ -18,8 +18,7 @@ import java.util.List;
  * {@link ServingStores#PARCEL_SCANS} key-value store, under {@code <parcel id>|<13-digit event-time millis>|<event id>},
  * so a parcel's entries are one ordered range. The newest {@link #KEPT} are kept: the range is trimmed every
  * {@link #TRIM_EVERY}th scan past them, at a phase of the parcel's own ({@link #trimsAt}), so it holds at most
- * {@code KEPT + TRIM_EVERY} entries,
- * and a query lists the newest {@code KEPT} of them ({@link #withHistory}).
+ * {@code KEPT + TRIM_EVERY} entries, and a query lists the newest {@code KEPT} of them ({@link #withHistory}).
  *
  * <p><b>Why.</b> With the scans inside the state, every scan re-read, re-encoded, re-logged and re-wrote them all
  * (20 entries once a parcel is busy), and the state's versions in the versioned store grew with them: a scan's cost grew
@@ -48,13 +47,17 @@ public final class ParcelScans {
      *
      * <p>Without the phase, parcels scanned in step (a sorting run, a load generator going round its parcels) all
      * trimmed within the same few seconds: ten times the deletes and all the range reads at once. On the two-core
-     * machine of docs/benchmarks.md ("Serving", session 10) that stalled freshness for up to 12 s every ten rounds.
+     * machine of docs/benchmarks.md ("Serving", session 10) that stalled freshness at every tenth round, growing to
+     * 12 s by the third.
      */
     static boolean trimsAt(String parcelId, long scans) {
         return scans > KEPT && (scans - KEPT + phaseOf(parcelId)) % TRIM_EVERY == 0;
     }
 
-    /** Where in the cycle of {@link #TRIM_EVERY} scans the parcel trims; ids that differ in a character differ here. */
+    /**
+     * Where in the cycle of {@link #TRIM_EVERY} scans the parcel trims: from the id's hash, so ids numbered in sequence
+     * (differing by one in their last character) take consecutive phases.
+     */
     static int phaseOf(String parcelId) {
         return Math.floorMod(parcelId.hashCode(), TRIM_EVERY);
     }
