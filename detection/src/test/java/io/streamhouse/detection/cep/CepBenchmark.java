@@ -345,11 +345,16 @@ public final class CepBenchmark {
     }
 
     /**
-     * The key the CEP job keys the event's topic by, i.e. its patterns' {@code subject}: the card token for payments
-     * (card testing, impossible travel), the customer for customer changes and orders (account takeover), the parcel
-     * for scans (parcel SLA), the vehicle for telemetry (overheating, maintenance due). Dead letters stop here.
+     * The key the CEP job keys the event's topic by, taken from the job's own patterns ({@link SubjectPattern#subject}):
+     * the card token for payments, the customer for customer changes and orders, the parcel for scans, the vehicle
+     * for telemetry. Dead letters stop here.
      */
     private static final class SubjectOf<T extends SpecificRecord> implements FlatMapFunction<Either<DeadLetter, T>, String> {
+        private static final CardTestingPattern CARDS = new CardTestingPattern();
+        private static final AccountTakeoverPattern CUSTOMERS = new AccountTakeoverPattern();
+        private static final ParcelSlaPattern PARCELS = new ParcelSlaPattern();
+        private static final OverheatingPattern VEHICLES = new OverheatingPattern();
+
         @Override
         public void flatMap(Either<DeadLetter, T> in, Collector<String> out) {
             if (in.isLeft()) {
@@ -357,15 +362,15 @@ public final class CepBenchmark {
             }
             T event = in.right();
             if (event instanceof TransactionAuthorizationRequested tx) {
-                out.collect(tx.getCardToken());
+                out.collect(CARDS.subject(tx));
             } else if (event instanceof CustomerEvent c) {
-                out.collect(c.getCustomerId());
+                out.collect(CUSTOMERS.subject(Either.Left(c)));
             } else if (event instanceof OrderEvent o) {
-                out.collect(o.getCustomerId());
+                out.collect(CUSTOMERS.subject(Either.Right(o)));
             } else if (event instanceof ParcelScanned scan) {
-                out.collect(scan.getParcelId());
+                out.collect(PARCELS.subject(scan));
             } else if (event instanceof VehicleTelemetry r) {
-                out.collect(r.getVehicleId());
+                out.collect(VEHICLES.subject(r));
             } else {
                 throw new IllegalArgumentException("no subject for " + event.getClass().getName());
             }

@@ -52,9 +52,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -177,7 +177,7 @@ class ServingTopologyTest {
         assertThat(now.getHistory()).isEmpty();
         assertThat(history("P-1042", null)).extracting(h -> h.getEventId())
                 .containsExactlyElementsOf(IntStream.range(count - ParcelScans.KEPT, count).mapToObj(i -> "s" + i).toList());
-        int sinceTrim = (ParcelScans.TRIM_EVERY + ParcelScans.phaseOf("P-1042")) % ParcelScans.TRIM_EVERY;
+        int sinceTrim = ParcelScans.phaseOf("P-1042"); // the last trim was TRIM_EVERY - phase scans past KEPT
         assertThat(storedScans()).as("trimmed to the newest kept, plus the scans since").isEqualTo(ParcelScans.KEPT + sinceTrim);
     }
 
