@@ -47,6 +47,14 @@ public final class ChildProcess {
 
     /** Launches the child and waits until it is ready. */
     public static ChildProcess start(ChildSpec spec) {
+        return start(spec, p -> { });
+    }
+
+    /**
+     * As {@link #start(ChildSpec)}; {@code onLaunch} gets the process as soon as it exists, so that an owner can end
+     * a start that is no longer wanted (the wait then fails as for any child that exits before it is ready).
+     */
+    public static ChildProcess start(ChildSpec spec, java.util.function.Consumer<Process> onLaunch) {
         long t0 = System.nanoTime();
         long logOffset;
         try {
@@ -70,6 +78,7 @@ public final class ChildProcess {
         } catch (IOException e) {
             throw new ChildStartException(spec.name() + ": cannot launch " + spec.command().get(0) + ": " + e.getMessage(), e);
         }
+        onLaunch.accept(process);
         String ready;
         try {
             // Java 17: no pattern switch yet; the interface is sealed, so these three are all.

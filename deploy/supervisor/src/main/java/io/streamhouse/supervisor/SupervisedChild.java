@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@link RestartPolicy#maxRestarts()} consecutive failures the child is {@link ChildState#FAILED} and left down.
  * {@link #stop()} and {@link #close()} are never followed by a restart, nor is any exit once this JVM is shutting
  * down (a terminal's Ctrl-C reaches the children too). Lifecycle changes are serialised; {@link #status()} never
- * blocks. A start that is under way is not interrupted: a stop waits for it (at most the spec's start timeout).
+ * blocks. A stop ends a start that is under way rather than waiting for it to be ready.
  */
 public final class SupervisedChild implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SupervisedChild.class.getName());
@@ -34,10 +34,15 @@ public final class SupervisedChild implements AutoCloseable {
     private final Supervisor owner;
     private final ScheduledExecutorService scheduler;
     private volatile ChildStatus status;
+    /** The process of a start under way, so that a stop need not wait for it to be ready. */
+    private volatile Process launching;
+    /** Set by a stop before it takes the lock: a start under way is abandoned, and no restart follows. */
+    private volatile boolean stopping;
     // Guarded by this:
     private ChildProcess current;
     private ChildProcess expectedExit;
     private Instant runningSince = Instant.EPOCH;
+    private volatile Duration lastStartDuration = Duration.ZERO;
     private int consecutiveFailures;
     private int restarts;
     private ExitInfo lastExit;
@@ -57,7 +62,11 @@ public final class SupervisedChild implements AutoCloseable {
         this.status = new ChildStatus(spec.name(), ChildState.STARTING, 0, 0, Optional.empty(), "", Instant.now());
     }
 
-    /** First start (or a start after {@link #stop()} or {@link ChildState#FAILED}); returns once ready. */
+    /**
+     * First start (or a start after {@link #stop()} or {@link ChildState#FAILED}); returns once ready. If a start
+     * other than the first fails, the exception says why and the supervisor goes on trying as after a death (a
+     * stack that ran once stays on); a failed first start is {@link ChildState#FAILED} and left to the caller.
+     */
     public synchronized void start() {
         if (closed) {
             throw new IllegalStateException(spec.name() + " is closed");
@@ -66,13 +75,20 @@ public final class SupervisedChild implements AutoCloseable {
             return;
         }
         cancelPendingRestart();
+        stopping = false;
         boolean again = current != null;
         setState(ChildState.STARTING);
         ChildProcess run;
         try {
-            run = ChildProcess.start(spec);
+            run = launch();
         } catch (RuntimeException e) {
-            setState(ChildState.FAILED);
+            if (stopping) {
+                setState(ChildState.STOPPED);
+            } else if (again && !closed && !jvmShuttingDown) {
+                scheduleRestartOrGiveUp(0, e.getMessage());
+            } else {
+                setState(ChildState.FAILED);
+            }
             throw e;
         }
         if (again) {
@@ -86,9 +102,27 @@ public final class SupervisedChild implements AutoCloseable {
         owner.publish(this, new SupervisorEvent.Started(spec.name(), run.pid(), run.readyValue(), run.startDuration()));
     }
 
+    private ChildProcess launch() {
+        try {
+            return ChildProcess.start(spec, p -> launching = p);
+        } finally {
+            launching = null;
+        }
+    }
+
+    /** Ends a start under way (SIGTERM: it is not ready, there is nothing to keep), before waiting for the lock. */
+    private void abandonLaunch() {
+        stopping = true;
+        Process p = launching;
+        if (p != null) {
+            p.destroy();
+        }
+    }
+
     private void attach(ChildProcess run) {
         current = run;
         expectedExit = null;
+        lastStartDuration = run.startDuration();
         runningSince = Instant.now();
         setState(ChildState.RUNNING);
         run.onExit().thenAcceptAsync(code -> onExit(run, code), scheduler);
@@ -107,33 +141,44 @@ public final class SupervisedChild implements AutoCloseable {
         if (Duration.between(runningSince, now).compareTo(policy.stableAfter()) >= 0) {
             consecutiveFailures = 0;
         }
-        scheduleRestartOrGiveUp(run.pid());
+        scheduleRestartOrGiveUp(run.pid(), null);
     }
 
-    private void scheduleRestartOrGiveUp(long pid) {
+    /** After a death of {@code pid}, or a start that failed with {@code startFailure}: back off and retry, or give up. */
+    private void scheduleRestartOrGiveUp(long pid, String startFailure) {
         consecutiveFailures++;
+        String why = startFailure != null ? "start failed: " + firstLine(startFailure) : lastExit.describe();
         if (consecutiveFailures > policy.maxRestarts()) {
             setState(ChildState.FAILED);
-            owner.publish(this, new SupervisorEvent.GaveUp(spec.name(), lastExit, consecutiveFailures - 1));
+            owner.publish(this, new SupervisorEvent.GaveUp(spec.name(), why, consecutiveFailures - 1));
             return;
         }
         Duration backoff = policy.backoff(consecutiveFailures);
         setState(ChildState.RESTARTING);
-        owner.publish(this, new SupervisorEvent.Died(spec.name(), pid, lastExit, consecutiveFailures, policy.maxRestarts(), backoff));
+        owner.publish(this, startFailure != null
+                ? new SupervisorEvent.RestartFailed(spec.name(), firstLine(startFailure), consecutiveFailures, policy.maxRestarts(), backoff)
+                : new SupervisorEvent.Died(spec.name(), pid, lastExit, consecutiveFailures, policy.maxRestarts(), backoff));
         pendingRestart = scheduler.schedule(this::restartAfterDeath, backoff.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "unknown" : message.lines().findFirst().orElse(message);
     }
 
     private synchronized void restartAfterDeath() {
         pendingRestart = null;
-        if (closed || jvmShuttingDown || status.state() != ChildState.RESTARTING) {
+        if (closed || stopping || jvmShuttingDown || status.state() != ChildState.RESTARTING) {
             return;
         }
         ChildProcess run;
         try {
-            run = ChildProcess.start(spec);
+            run = launch();
         } catch (RuntimeException e) {
-            owner.publish(this, new SupervisorEvent.RestartFailed(spec.name(), e.getMessage()));
-            scheduleRestartOrGiveUp(current == null ? 0 : current.pid());
+            if (stopping) {
+                setState(ChildState.STOPPED);
+            } else {
+                scheduleRestartOrGiveUp(0, e.getMessage());
+            }
             return;
         }
         restarts++;
@@ -154,6 +199,7 @@ public final class SupervisedChild implements AutoCloseable {
 
     /** {@code kill -9}, and no restart: for callers that start a replacement themselves. */
     public synchronized void killAndStop() {
+        stopping = true;
         cancelPendingRestart();
         if (current != null) {
             expectedExit = current;
@@ -163,14 +209,25 @@ public final class SupervisedChild implements AutoCloseable {
         setState(ChildState.STOPPED);
     }
 
-    /** Clean stop (stdin closed, grace, SIGTERM, SIGKILL); not restarted until {@link #start()}. Idempotent. */
-    public synchronized void stop() {
+    /**
+     * Clean stop (stdin closed, grace, SIGTERM, SIGKILL); not restarted until {@link #start()}. A start under way
+     * is ended first. Idempotent.
+     */
+    public void stop() {
+        abandonLaunch();
+        stopLocked();
+    }
+
+    private synchronized void stopLocked() {
+        stopping = true;
         cancelPendingRestart();
         if (current != null && current != expectedExit) {
             ChildProcess run = current;
             expectedExit = run;
-            boolean clean = run.stop();
-            owner.publish(this, new SupervisorEvent.Stopped(spec.name(), run.pid(), clean));
+            if (run.isAlive()) {
+                boolean clean = run.stop();
+                owner.publish(this, new SupervisorEvent.Stopped(spec.name(), run.pid(), clean));
+            }
         }
         if (status.state() != ChildState.FAILED || current == null || !current.isAlive()) {
             setState(ChildState.STOPPED);
@@ -179,17 +236,22 @@ public final class SupervisedChild implements AutoCloseable {
 
     /** Clean stop, then start; returns once ready again. */
     public synchronized void restart() {
-        stop();
+        stopLocked();
         start();
     }
 
     /** Stops for good and releases the JVM shutdown hook (unless that hook is what runs this). Idempotent. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        abandonLaunch();
+        closeLocked();
+    }
+
+    private synchronized void closeLocked() {
         if (closed) {
             return;
         }
-        stop();
+        stopLocked();
         closed = true;
         scheduler.shutdownNow();
         if (shutdownHook != null) {
@@ -241,6 +303,11 @@ public final class SupervisedChild implements AutoCloseable {
 
     public long pid() {
         return status.pid();
+    }
+
+    /** From launch to ready, of the latest successful start. */
+    public Duration lastStartDuration() {
+        return lastStartDuration;
     }
 
     /** Handle of the current run's process, if one was started. */

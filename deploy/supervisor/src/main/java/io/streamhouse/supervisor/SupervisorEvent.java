@@ -24,10 +24,10 @@ public sealed interface SupervisorEvent {
         }
     }
 
-    /** A restart after a death failed to become ready; counted as another failure. */
-    record RestartFailed(String component, String reason) implements SupervisorEvent {
+    /** A start after a death (or on request) did not become ready; restart number {@code restart} follows after {@code backoff}. */
+    record RestartFailed(String component, String reason, int restart, int maxRestarts, Duration backoff) implements SupervisorEvent {
         public String line() {
-            return component + " restart failed: " + reason.lines().findFirst().orElse(reason);
+            return component + " did not start: " + reason + "; restart " + restart + " of " + maxRestarts + " in " + backoff.toMillis() + " ms";
         }
     }
 
@@ -38,10 +38,10 @@ public sealed interface SupervisorEvent {
         }
     }
 
-    /** Died and will not be restarted: its policy allows none, or {@code failures} consecutive failures used them up. */
-    record GaveUp(String component, ExitInfo exit, int failures) implements SupervisorEvent {
+    /** Died and will not be restarted: its policy allows none, or {@code restarts} consecutive restarts did not hold. */
+    record GaveUp(String component, String lastFailure, int restarts) implements SupervisorEvent {
         public String line() {
-            return component + " FAILED: " + exit.describe() + (failures > 0 ? " after " + failures + " consecutive restarts; giving up" : "; not restarted")
+            return component + " FAILED: " + lastFailure + (restarts > 0 ? " after " + restarts + " consecutive restarts; giving up" : "; not restarted")
                     + " (./streamhouse start " + component + " tries again)";
         }
     }

@@ -104,6 +104,29 @@ class SupervisorIT {
     }
 
     @Test
+    void aStopDoesNotWaitForARestartThatHangs() throws Exception {
+        Supervisor supervisor = supervisor(new RestartPolicy(3, Duration.ofMillis(50), Duration.ofMillis(50), Duration.ofSeconds(60)));
+        java.nio.file.Path marker = Files.createTempDirectory(java.nio.file.Path.of("target").toAbsolutePath(), "once-").resolve("started");
+        // The restart never becomes ready: without abandoning it, stop would wait out the 30 s start timeout.
+        SupervisedChild child = track(supervisor.start(TestChildren.spec("hangs", "--ready-once", marker.toString())));
+        long first = child.pid();
+        child.kill();
+        await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.current().children()
+                .anyMatch(p -> p.pid() != first && p.info().commandLine().orElse("").contains(marker.toString())));
+        ProcessHandle hanging = ProcessHandle.current().children()
+                .filter(p -> p.pid() != first && p.info().commandLine().orElse("").contains(marker.toString())).findFirst().orElseThrow();
+        pids.add(hanging.pid());
+
+        long t0 = System.nanoTime();
+        child.stop();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("stop abandoned the start under way").isLessThan(Duration.ofSeconds(20));
+        assertThat(hanging.isAlive()).isFalse();
+        assertThat(child.status().state()).isEqualTo(ChildState.STOPPED);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> child.status().state() == ChildState.STOPPED);
+    }
+
+    @Test
     void aChildThatExitsBeforeReadyFailsTheStartWithItsLogTail() throws Exception {
         Supervisor supervisor = supervisor(RestartPolicy.LAUNCHER);
         ChildSpec spec = TestChildren.spec("broken", "--fail-before-ready", "2");

@@ -8,7 +8,8 @@ import java.util.List;
  * its stdin closes (like every Streamhouse child). Options: {@code --exit-after-ms N --exit-code C} dies by itself
  * after N ms; {@code --fail-before-ready C} writes an error to stderr and exits with C before the ready line;
  * {@code --ignore-stdin} does not stop on end-of-file (so a stop must escalate); {@code --grandchild} starts a
- * {@code sleep} that only a supervisor's stop ends.
+ * {@code sleep} that only a supervisor's stop ends; {@code --ready-once FILE} is ready only on its first start
+ * (it creates FILE) and never again.
  */
 public final class TestChild {
     static final String READY = "TEST-CHILD-READY ";
@@ -21,6 +22,15 @@ public final class TestChild {
         }
         if (a.contains("--grandchild")) {
             new ProcessBuilder("sleep", "300").start();
+        }
+        if (a.contains("--ready-once")) {
+            java.nio.file.Path marker = java.nio.file.Path.of(a.get(a.indexOf("--ready-once") + 1));
+            if (java.nio.file.Files.exists(marker)) {
+                // Never ready; bounded in case nobody stops it.
+                new java.util.concurrent.CountDownLatch(1).await(5, java.util.concurrent.TimeUnit.MINUTES);
+                return;
+            }
+            java.nio.file.Files.createFile(marker);
         }
         System.out.println(READY + ProcessHandle.current().pid());
         System.out.flush();
