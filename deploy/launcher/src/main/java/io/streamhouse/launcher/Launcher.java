@@ -84,7 +84,8 @@ public final class Launcher {
         // Start-up prints its own lines; from then on every supervisor event is a line of its own.
         stack.supervisor = new Supervisor(RestartPolicy.LAUNCHER, event -> {
             if (stack.ready || !(event instanceof SupervisorEvent.Started || event instanceof SupervisorEvent.Stopped)) {
-                OUT.println("  [supervisor] " + event.line());
+                OUT.println("  [supervisor] " + event.line()
+                        + (event instanceof SupervisorEvent.GaveUp ? " (./streamhouse start " + event.component() + " tries again)" : ""));
             }
         });
         stack.supervisor.onStateChange(() -> writeStatus(data, stack.supervisor));

@@ -41,8 +41,7 @@ public sealed interface SupervisorEvent {
     /** Died and will not be restarted: its policy allows none, or {@code restarts} consecutive restarts did not hold. */
     record GaveUp(String component, String lastFailure, int restarts) implements SupervisorEvent {
         public String line() {
-            return component + " FAILED: " + lastFailure + (restarts > 0 ? " after " + restarts + " consecutive restarts; giving up" : "; not restarted")
-                    + " (./streamhouse start " + component + " tries again)";
+            return component + " FAILED: " + lastFailure + (restarts > 0 ? " after " + restarts + " consecutive restarts; giving up" : "; not restarted");
         }
     }
 
