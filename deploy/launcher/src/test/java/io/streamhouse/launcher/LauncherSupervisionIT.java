@@ -83,10 +83,16 @@ class LauncherSupervisionIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
             assertThat(Launcher.status(options("status", dataArg))).as("status exit code once down").isEqualTo(3);
         } finally {
-            // Only if an assertion failed: never leave the launcher or what it started behind (by PID).
+            // Only if an assertion failed: never leave the launcher or what it started behind (by PID). The children
+            // exit by themselves once the launcher is gone (the PostgreSQL watchdog must not be killed: it is what
+            // stops the postmaster); what is still alive after that is killed.
             children.addAll(launcher.descendants().toList());
             launcher.destroyForcibly();
-            children.forEach(ProcessHandle::destroyForcibly);
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+            } finally {
+                children.forEach(ProcessHandle::destroyForcibly);
+            }
         }
     }
 
