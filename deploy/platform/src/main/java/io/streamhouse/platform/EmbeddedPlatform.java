@@ -3,7 +3,7 @@ package io.streamhouse.platform;
 import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
-import io.streamhouse.broker.LocalFiles;
+import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.ConnectOptions;
 import io.streamhouse.connect.ConnectProcess;
@@ -11,6 +11,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
+import io.streamhouse.supervisor.Supervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
 
     private final PlatformOptions options;
     private final Map<String, String> environment;
+    private final Supervisor supervisor;
     /** What runs, in start order; closed from the end. */
     private final Deque<Step> started = new ArrayDeque<>();
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
@@ -63,19 +65,32 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private record Step(String name, AutoCloseable resource) {
     }
 
-    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment) {
+    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment, Supervisor supervisor) {
         this.options = options;
         this.environment = environment;
+        this.supervisor = supervisor;
     }
 
     /** Starts everything, or nothing: on failure what was started is stopped again before the exception leaves. */
     public static EmbeddedPlatform start(PlatformOptions options) {
-        return start(options, System.getenv());
+        return start(options, System.getenv(), Supervisor.unsupervised());
+    }
+
+    /**
+     * As {@link #start(PlatformOptions)}, with the broker and the Connect worker under {@code supervisor} (the
+     * launcher's, which restarts them when they die); PostgreSQL and the schema registry are not child JVMs.
+     */
+    public static EmbeddedPlatform start(PlatformOptions options, Supervisor supervisor) {
+        return start(options, System.getenv(), supervisor);
     }
 
     /** As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}. */
     static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
-        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment));
+        return start(options, environment, Supervisor.unsupervised());
+    }
+
+    private static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment, Supervisor supervisor) {
+        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment), supervisor);
         long t0 = System.nanoTime();
         try {
             if (options.ephemeral()) {
@@ -100,7 +115,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         // took most of a core of this 2-core machine (docs/benchmarks.md). JitChoice says when to opt out.
         boolean fullJit = !options.ephemeral() && JitChoice.fullJit();
         broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
-                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit)));
+                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit), supervisor));
         broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
         if (postgres instanceof ZonkyPostgres embedded) {
@@ -180,8 +195,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * would hold WAL for ever.
      */
     public synchronized ConnectProcess cdc() {
-        if (connect != null && connect.isAlive()) {
-            return connect;
+        if (connect != null && !connect.isStopped()) {
+            return connect; // running, or being restarted by the supervisor
         }
         if (cdcSource == null) {
             String suffix = options.ephemeral() ? "_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this)) : "";
@@ -197,7 +212,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             });
         }
         connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
-                broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
+                broker.bootstrapServers(), registry.url().toString(), 0, null, null), supervisor));
         connect.releaseShutdownHook();
         Map<String, String> connector = new LinkedHashMap<>(CdcConnector.config(cdcSource, registry.url().toString()));
         if (options.ephemeral()) {
@@ -265,10 +280,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
     public List<ProcessHandle> processes() {
         List<ProcessHandle> processes = new ArrayList<>();
         if (broker != null) {
-            processes.add(broker.processHandle());
+            broker.supervised().processHandle().ifPresent(processes::add);
         }
         if (connect != null && connect.isAlive()) {
-            processes.add(connect.processHandle());
+            connect.supervised().processHandle().ifPresent(processes::add);
         }
         if (postgres instanceof ZonkyPostgres zonky) {
             ProcessHandle.of(zonky.pid()).ifPresent(processes::add);
