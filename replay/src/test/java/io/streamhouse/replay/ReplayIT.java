@@ -57,6 +57,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The replay CLI against the shared broker, as an SRE would run it: the generator's seeded traffic is decided and
@@ -351,8 +352,11 @@ class ReplayIT {
 
         Run discard = replay(stack("discard", SECOND));
         assertThat(discard.exit()).as(discard.err()).isZero();
-        assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId(SECOND))).isEmpty();
-        assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId(SECOND))).isEmpty();
+        // Deleting topics is asynchronous: the listing drops them a moment after the deletion was accepted.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId(SECOND))).isEmpty();
+            assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId(SECOND))).isEmpty();
+        });
         assertThat(Groups.exists(admin, Target.SERVING.shadowApplicationId(SECOND))).isFalse();
         assertThat(Files.exists(Records.file(data, SECOND))).isFalse();
     }
