@@ -75,9 +75,11 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay"}) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
+            // A promoted shadow's topics went with the broker's data: serve under the default id again.
+            Files.deleteIfExists(data.resolve(SERVING_ID_FILE));
         }
         PidFile.write(data, ProcessHandle.current().pid());
         Stack stack = new Stack();
@@ -116,11 +118,16 @@ public final class Launcher {
                 OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
             }
 
-            Map<String, String> env = Map.of(
+            writeEndpoints(data, stack.platform);
+            Map<String, String> env = new java.util.HashMap<>(Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
                     "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString(),
-                    "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString());
+                    "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString()));
+            // The api reads the promoted id (./streamhouse replay promote) from this file at each start, restarts included.
+            env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(SERVING_ID_FILE).toString());
+            servingApplicationId(data).ifPresent(id ->
+                    OUT.println("  serving from the promoted application " + id + " (" + data.resolve(SERVING_ID_FILE) + ")"));
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
@@ -321,6 +328,20 @@ public final class Launcher {
             System.err.println("Could not drop the replication slot: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** Written by {@code ./streamhouse replay promote}: the serving application id the api runs under. */
+    static final String SERVING_ID_FILE = "serving-application-id";
+
+    static Optional<String> servingApplicationId(Path data) throws java.io.IOException {
+        Path file = data.resolve(SERVING_ID_FILE);
+        return Files.isRegularFile(file) ? Optional.of(Files.readString(file).trim()).filter(s -> !s.isEmpty()) : Optional.empty();
+    }
+
+    /** Where the running stack is, for {@code ./streamhouse replay} (same keys as the replay module's Endpoints). */
+    private static void writeEndpoints(Path data, EmbeddedPlatform platform) throws java.io.IOException {
+        Files.writeString(data.resolve("endpoints.properties"), "kafka.bootstrap.servers=" + platform.bootstrapServers()
+                + "\nschema.registry.url=" + platform.schemaRegistryUrl() + "\n");
     }
 
     /**
