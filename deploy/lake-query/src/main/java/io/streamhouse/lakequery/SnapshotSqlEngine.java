@@ -1,6 +1,5 @@
 package io.streamhouse.lakequery;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.streamhouse.domain.topic.Topic;
@@ -62,7 +61,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -495,18 +493,6 @@ final class SnapshotSqlEngine implements AutoCloseable {
         }
         String firstLine = first.lines().findFirst().orElse(first);
         return last.equals(first) || first.contains(last.substring(last.indexOf(": ") + 2)) ? first : firstLine + " (cause: " + last + ")";
-    }
-
-    Optional<URI> clusterRestAddress() {
-        try {
-            return Optional.of(cluster.getRestAddress().get());
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    static JsonNode json(Object value) {
-        return JSON.valueToTree(value);
     }
 
     @Override
