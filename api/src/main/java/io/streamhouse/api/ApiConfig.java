@@ -14,6 +14,15 @@ public interface ApiConfig {
     /** The serving projections' own Kafka Streams application (see {@code ServingStreams}). */
     Serving serving();
 
+    /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
+    @WithName("lake-query")
+    LakeQuery lakeQuery();
+
+    interface LakeQuery {
+        /** Its base URL, e.g. http://127.0.0.1:28090; absent: {@code POST /v1/sql} answers 503. */
+        java.util.Optional<java.net.URI> url();
+    }
+
     interface Serving {
         /**
          * Off only in {@code @QuarkusTest}s: Kafka Streams started inside the Quarkus test class loader fails on

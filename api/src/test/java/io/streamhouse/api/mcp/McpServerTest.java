@@ -135,7 +135,7 @@ class McpServerTest {
     void listsEveryTool() {
         List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
         assertThat(names).containsExactlyInAnyOrder("listTopics", "getMetadata", "queryData", "where_is_parcel",
-                "customer_state", "vehicle_health", "recent_alerts", "why_blocked", "record_review_outcome");
+                "customer_state", "vehicle_health", "recent_alerts", "why_blocked", "record_review_outcome", "snapshot_query");
         McpSchema.Tool review = client.listTools().tools().stream().filter(t -> t.name().equals("record_review_outcome"))
                 .findFirst().orElseThrow();
         assertThat((List<Object>) review.inputSchema().get("required")).containsExactlyInAnyOrder("transactionId", "outcome", "reviewer");

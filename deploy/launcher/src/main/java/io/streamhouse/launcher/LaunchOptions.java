@@ -24,12 +24,14 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         /** The Kafka Connect worker with the Debezium connector (and so the CDC demo). */
         CDC,
         /** The Flink CEP job. */
-        CEP
+        CEP,
+        /** The lake's query service (Flink batch SQL in a child JVM) behind the api's {@code POST /v1/sql}. */
+        SQL
     }
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
-                                    [--without cdc|cep|cdc,cep]
+                                    [--without cdc|cep|sql, comma-separated]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
@@ -90,7 +92,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             try {
                 parts.add(Part.valueOf(name.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(option + " takes cdc, cep or both (cdc,cep), not '" + name.trim() + "'");
+                throw new IllegalArgumentException(option + " takes cdc, cep, sql or several (cdc,cep), not '" + name.trim() + "'");
             }
         }
         return parts;

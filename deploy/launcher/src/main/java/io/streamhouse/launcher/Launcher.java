@@ -1,6 +1,8 @@
 package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.lakequery.LakeQueryOptions;
+import io.streamhouse.lakequery.LakeQueryProcess;
 import io.streamhouse.loadtests.demo.DemoFleet;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
@@ -75,7 +77,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query"}) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
             // A promoted shadow's topics went with the broker's data: serve under the default id again.
@@ -128,6 +130,12 @@ public final class Launcher {
             env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(SERVING_ID_FILE).toString());
             servingApplicationId(data).ifPresent(id ->
                     OUT.println("  serving from the promoted application " + id + " (" + data.resolve(SERVING_ID_FILE) + ")"));
+            java.net.URI sqlUrl = null;
+            if (options.runs(LaunchOptions.Part.SQL)) {
+                // Its port is fixed now so the api knows the URL; it is started once the apps are ready.
+                sqlUrl = java.net.URI.create("http://127.0.0.1:" + freePort());
+                env.put("STREAMHOUSE_LAKE_QUERY_URL", sqlUrl.toString());
+            }
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
@@ -147,6 +155,18 @@ public final class Launcher {
             } else {
                 OUT.println("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
             }
+            // Last: the apps answer without it (POST /v1/sql is a 503 until it is up), and its start is CPU-heavy.
+            if (sqlUrl != null) {
+                OUT.println("Starting the lake's query service (Flink batch SQL over Iceberg and the log) ...");
+                var pg = stack.platform.postgres();
+                var lake = new LakeQueryOptions.Lake(pg.jdbcUrl(), pg.user(), pg.password(), data.resolve("lake").toUri().toString());
+                stack.sql = LakeQueryProcess.start(new LakeQueryOptions(data.resolve("lake-query"), stack.platform.bootstrapServers(),
+                        stack.platform.schemaRegistryUrl().toString(), Optional.of(lake), sqlUrl.getPort(), "768m", 2));
+                Duration took = stack.sql.awaitReady(Duration.ofSeconds(120));
+                OUT.printf("  query service pid %d ready in %.1f s%n", stack.sql.pid(), took.toMillis() / 1000.0);
+            } else {
+                OUT.println("Not starting the lake's query service (--without sql): POST /v1/sql answers 503.");
+            }
             stack.ready = true;
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
@@ -156,6 +176,9 @@ public final class Launcher {
                 demoOk = demo(stack, options);
                 if (options.runs(LaunchOptions.Part.CDC)) {
                     demoOk &= cdcDemo(stack);
+                }
+                if (stack.sql != null) {
+                    demoOk &= sqlDemo(stack);
                 }
             }
             if (options.exitAfterDemo()) {
@@ -228,11 +251,42 @@ public final class Launcher {
         return true;
     }
 
+    /** One snapshot query through the api: decisions per outcome over the log, as the demo left it. */
+    private static boolean sqlDemo(Stack stack) throws IOException, InterruptedException {
+        String sql = "SELECT outcome, COUNT(*) AS decisions FROM kafka.streamhouse.payments_transactions_decisions GROUP BY outcome";
+        OUT.println("Snapshot SQL through the api: " + sql + " ...");
+        var mapper = new ObjectMapper();
+        var request = java.net.http.HttpRequest.newBuilder(stack.api.url().resolve("/v1/sql"))
+                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(mapper.createObjectNode().put("sql", sql).toString())).build();
+        long t0 = System.nanoTime();
+        var response = java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        if (response.statusCode() != 200) {
+            OUT.println("  The api answered " + response.statusCode() + ": " + response.body());
+            return false;
+        }
+        var body = mapper.readTree(response.body());
+        OUT.println("  rows " + body.get("rows") + ", read at end offsets " + body.get("readAt").get("kafka").findValuesAsText("endOffset")
+                + " of its partitions, in " + ms + " ms (one query; not a benchmark)");
+        return true;
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
     private static void printUrls(Stack stack, Path data) {
         OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
         OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules,");
         OUT.println("                  /v1/parcels/{id}, /v1/customers/{id}, /v1/vehicles/{id} [?asOf=], /v1/alerts, /v1/alerts/stream, /q/openapi, /q/metrics)");
         OUT.println("  mcp (agents)    " + stack.api.url().resolve("/mcp") + "  (MCP streamable HTTP; SSE at /mcp/sse)");
+        if (stack.sql != null) {
+            OUT.println("  snapshot SQL    POST " + stack.api.url().resolve("/v1/sql") + "  (lake.streamhouse.*, kafka.streamhouse.*; query service pid "
+                    + stack.sql.pid() + " on " + stack.sql.url() + ")");
+        }
         OUT.println("  schema registry " + stack.platform.schemaRegistryUrl() + "  (GET /subjects)");
         OUT.println("  kafka           " + stack.platform.bootstrapServers());
         if (stack.cep != null) {
@@ -483,6 +537,7 @@ public final class Launcher {
         AppProcess ingest;
         AppProcess api;
         CepProcess cep;
+        LakeQueryProcess sql;
 
         @Override
         public synchronized void close() {
@@ -490,6 +545,10 @@ public final class Launcher {
             if (control != null) {
                 control.close();
                 control = null;
+            }
+            if (sql != null) {
+                sql.close();
+                sql = null;
             }
             if (cep != null) {
                 cep.close();

@@ -12,6 +12,7 @@ class LaunchOptionsTest {
         LaunchOptions all = LaunchOptions.parse(new String[]{"up"});
         assertThat(all.runs(LaunchOptions.Part.CDC)).isTrue();
         assertThat(all.runs(LaunchOptions.Part.CEP)).isTrue();
+        assertThat(all.runs(LaunchOptions.Part.SQL)).isTrue();
 
         LaunchOptions servingOnly = LaunchOptions.parse(new String[]{"up", "--without", "cdc,CEP", "--no-demo"});
         assertThat(servingOnly.runs(LaunchOptions.Part.CDC)).isFalse();
@@ -20,6 +21,10 @@ class LaunchOptionsTest {
         LaunchOptions noCep = LaunchOptions.parse(new String[]{"up", "--without", "cep"});
         assertThat(noCep.runs(LaunchOptions.Part.CDC)).isTrue();
         assertThat(noCep.runs(LaunchOptions.Part.CEP)).isFalse();
+
+        LaunchOptions noSql = LaunchOptions.parse(new String[]{"up", "--without", "sql"});
+        assertThat(noSql.runs(LaunchOptions.Part.SQL)).isFalse();
+        assertThat(noSql.runs(LaunchOptions.Part.CEP)).isTrue();
     }
 
     @Test
