@@ -7,6 +7,8 @@ import io.streamhouse.broker.LocalFiles;
 import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.ConnectOptions;
 import io.streamhouse.connect.ConnectProcess;
+import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.lake.LakeTablesProcess;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,6 +62,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private volatile boolean closed;
     private ConnectProcess connect;
     private CdcConnector.Source cdcSource;
+    private boolean cdcRunning;
+    private boolean lakeRunning;
+    private String lakeCatalogSchema;
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -180,7 +186,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * would hold WAL for ever.
      */
     public synchronized ConnectProcess cdc() {
-        if (connect != null && connect.isAlive()) {
+        if (cdcRunning && connect != null && connect.isAlive()) {
             return connect;
         }
         if (cdcSource == null) {
@@ -196,9 +202,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
                 }
             });
         }
-        connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
-                broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
-        connect.releaseShutdownHook();
+        worker();
         Map<String, String> connector = new LinkedHashMap<>(CdcConnector.config(cdcSource, registry.url().toString()));
         if (options.ephemeral()) {
             // A test platform on a shared external PostgreSQL must not re-read earlier runs' rows as a snapshot:
@@ -212,7 +216,95 @@ public final class EmbeddedPlatform implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("CDC did not start capturing: " + e.getMessage(), e);
         }
+        cdcRunning = true;
         return connect;
+    }
+
+    /** The Kafka Connect worker both {@link #cdc()} and {@link #lake()} run in, started on first use. */
+    private ConnectProcess worker() {
+        if (connect == null || !connect.isAlive()) {
+            cdcRunning = false;
+            lakeRunning = false;
+            connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
+                    broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
+            connect.releaseShutdownHook();
+        }
+        return connect;
+    }
+
+    /**
+     * The lake, started on first use: every landed topic's Iceberg table created ahead (in a short child JVM, from the
+     * Avro schemas), then the Iceberg sink {@value LakeConnector#NAME} in the Kafka Connect worker, landing each
+     * topic in its table exactly once. Returns once the connector's task runs. See {@link LakeConnector} for what
+     * it guarantees and {@link #lakeCatalog()} for where the tables are.
+     */
+    public synchronized ConnectProcess lake() {
+        if (lakeRunning && connect != null && connect.isAlive()) {
+            return connect;
+        }
+        Map<String, String> catalog = lakeCatalog();
+        step("lake tables", () -> {
+            LOG.info("lake tables: {}", LakeTablesProcess.ensureTables(catalog, options.dataDir().resolve("lake-tables")));
+            return null;
+        });
+        String clusterId = LakeControl.clusterId(broker.bootstrapServers());
+        LakeConnector.Settings settings = LakeConnector.settings(catalog, broker.bootstrapServers(),
+                registry.url().toString(), clusterId);
+        if (LakeControl.prepare(broker.bootstrapServers(), settings.controlTopic())) {
+            LOG.info("seeded {} at offset 0 of {}", LakeConnector.coordinatorGroup(), settings.controlTopic());
+        }
+        worker();
+        connect.putConnector(LakeConnector.NAME, LakeConnector.config(settings));
+        connect.awaitRunning(LakeConnector.NAME, Duration.ofSeconds(60));
+        lakeRunning = true;
+        return connect;
+    }
+
+    /**
+     * The lake's Iceberg catalog properties, the one place they are built: {@code JdbcCatalog} (schema version V1)
+     * on the platform's PostgreSQL, warehouse {@link #lakeWarehouse()}. Load it with Iceberg's
+     * {@code CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, lakeCatalog(), hadoopConf)}. An ephemeral platform
+     * keeps its catalog rows in a PostgreSQL schema of its own, so test JVMs sharing an external server do not see
+     * each other's tables.
+     */
+    public synchronized Map<String, String> lakeCatalog() {
+        if (lakeCatalogSchema == null && options.ephemeral()) {
+            String schema = "lake_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this));
+            step("lake catalog schema", () -> {
+                createSchemaIfMissing(postgres, schema);
+                return (AutoCloseable) () -> dropSchema(postgres, schema);
+            });
+            lakeCatalogSchema = schema;
+        }
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
+        String url = postgres.jdbcUrl();
+        if (lakeCatalogSchema != null) {
+            url = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + lakeCatalogSchema;
+        }
+        c.put("uri", url);
+        c.put("jdbc.user", postgres.user() == null ? "" : postgres.user());
+        c.put("jdbc.password", postgres.password() == null ? "" : postgres.password());
+        c.put("jdbc.schema-version", "V1");
+        c.put("warehouse", lakeWarehouse().toUri().toString());
+        return Map.copyOf(c);
+    }
+
+    /**
+     * Where the lake's data and metadata files are: {@code <data dir>/../lake} ({@code .streamhouse/lake} for the
+     * launcher, beside the platform's own directory), or {@code <data dir>/lake} for an ephemeral platform.
+     */
+    public Path lakeWarehouse() {
+        Path dir = options.ephemeral() || options.dataDir().getParent() == null
+                ? options.dataDir().resolve("lake") : options.dataDir().getParent().resolve("lake");
+        return dir.toAbsolutePath().normalize();
+    }
+
+    private static void dropSchema(PostgresServer server, String schema) throws SQLException {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            // Generated by lakeCatalog(): a plain identifier, safe to inline.
+            s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
     }
 
     /**
