@@ -14,19 +14,21 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
 
     /**
      * Parts of the stack that may be left out ({@code --without}): where they run elsewhere (a Connect cluster, a
-     * Flink cluster), or to measure the serving path alone on one machine. The broker, registry, PostgreSQL and the
+     * Flink cluster, a lake fed by another sink), or to measure the serving path alone on one machine. The broker, registry, PostgreSQL and the
      * two apps are always started.
      */
     enum Part {
         /** The Kafka Connect worker with the Debezium connector (and so the CDC demo). */
         CDC,
         /** The Flink CEP job. */
-        CEP
+        CEP,
+        /** The Iceberg sink landing every event topic in the lake (in the Kafka Connect worker). */
+        LAKE
     }
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
-                                    [--without cdc|cep|cdc,cep]
+                                    [--without cdc|cep|lake (comma-separated)]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status""";
@@ -74,7 +76,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             try {
                 parts.add(Part.valueOf(name.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(option + " takes cdc, cep or both (cdc,cep), not '" + name.trim() + "'");
+                throw new IllegalArgumentException(option + " takes cdc, cep, lake or several (cdc,lake), not '" + name.trim() + "'");
             }
         }
         return parts;

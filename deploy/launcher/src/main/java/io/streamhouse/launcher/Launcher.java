@@ -60,7 +60,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "lake"}) {
                 io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
             }
         }
@@ -90,6 +90,18 @@ public final class Launcher {
                         connect.restUrl(), io.streamhouse.connect.CdcConnector.DEFAULT_NAME, seconds(began));
             } else {
                 OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
+            }
+            if (options.runs(LaunchOptions.Part.LAKE)) {
+                OUT.println("Starting the lake (Iceberg tables, Iceberg Kafka Connect sink) ...");
+                var connect = stack.platform.lake();
+                OUT.printf("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)%n",
+                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.lake.LakeNames.landed().size(),
+                        stack.platform.lakeWarehouse(), io.streamhouse.connect.LakeConnector.COMMIT_INTERVAL_MS, seconds(began));
+            } else {
+                // The worker keeps its connectors in its config topic: one registered by an earlier run would resume.
+                boolean removed = stack.platform.stopLake();
+                OUT.println("Not starting the lake (--without lake): nothing lands in Iceberg"
+                        + (removed ? " (the connector an earlier run registered was removed)." : "."));
             }
 
             Map<String, String> env = Map.of(
@@ -202,9 +214,9 @@ public final class Launcher {
         if (stack.cep != null) {
             OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
         }
-        if (stack.platform.cdcSource().isPresent()) {
-            OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
-        }
+        stack.platform.connectWorker().ifPresent(worker -> OUT.println("  kafka connect   " + worker.restUrl() + "  (GET "
+                + (stack.platform.cdcSource().isPresent() ? "/connectors/shop-cdc/status, " : "")
+                + "/connectors/lake/status)"));
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");

@@ -12,6 +12,7 @@ class LaunchOptionsTest {
         LaunchOptions all = LaunchOptions.parse(new String[]{"up"});
         assertThat(all.runs(LaunchOptions.Part.CDC)).isTrue();
         assertThat(all.runs(LaunchOptions.Part.CEP)).isTrue();
+        assertThat(all.runs(LaunchOptions.Part.LAKE)).isTrue();
 
         LaunchOptions servingOnly = LaunchOptions.parse(new String[]{"up", "--without", "cdc,CEP", "--no-demo"});
         assertThat(servingOnly.runs(LaunchOptions.Part.CDC)).isFalse();
@@ -20,6 +21,11 @@ class LaunchOptionsTest {
         LaunchOptions noCep = LaunchOptions.parse(new String[]{"up", "--without", "cep"});
         assertThat(noCep.runs(LaunchOptions.Part.CDC)).isTrue();
         assertThat(noCep.runs(LaunchOptions.Part.CEP)).isFalse();
+        assertThat(noCep.runs(LaunchOptions.Part.LAKE)).isTrue();
+
+        LaunchOptions noLake = LaunchOptions.parse(new String[]{"up", "--without", "lake"});
+        assertThat(noLake.runs(LaunchOptions.Part.LAKE)).isFalse();
+        assertThat(noLake.runs(LaunchOptions.Part.CDC)).isTrue();
     }
 
     @Test

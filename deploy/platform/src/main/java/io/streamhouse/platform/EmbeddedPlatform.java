@@ -8,8 +8,8 @@ import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.ConnectOptions;
 import io.streamhouse.connect.ConnectProcess;
 import io.streamhouse.connect.LakeConnector;
-import io.streamhouse.lake.LakeTablesProcess;
 import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.lake.LakeTablesProcess;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
@@ -17,7 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -64,6 +68,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private CdcConnector.Source cdcSource;
     private boolean cdcRunning;
     private boolean lakeRunning;
+    private boolean lakeTablesEnsured;
     private String lakeCatalogSchema;
 
     private record Step(String name, AutoCloseable resource) {
@@ -243,10 +248,13 @@ public final class EmbeddedPlatform implements AutoCloseable {
             return connect;
         }
         Map<String, String> catalog = lakeCatalog();
-        step("lake tables", () -> {
-            LOG.info("lake tables: {}", LakeTablesProcess.ensureTables(catalog, options.dataDir().resolve("lake-tables")));
-            return null;
-        });
+        if (!lakeTablesEnsured) {
+            step("lake tables", () -> {
+                LOG.info("lake tables: {}", LakeTablesProcess.ensureTables(catalog, options.dataDir().resolve("lake-tables")));
+                return null;
+            });
+            lakeTablesEnsured = true;
+        }
         String clusterId = LakeControl.clusterId(broker.bootstrapServers());
         LakeConnector.Settings settings = LakeConnector.settings(catalog, broker.bootstrapServers(),
                 registry.url().toString(), clusterId);
@@ -322,6 +330,42 @@ public final class EmbeddedPlatform implements AutoCloseable {
             connect.close();
         }
         return ShopDatabase.dropCapture(postgres, cdcSource);
+    }
+
+    /**
+     * Removes the lake's connector from the running Connect worker, if it has one: a worker keeps its connectors in
+     * its config topic, so one registered by an earlier run resumes with the worker unless removed.
+     *
+     * @return whether a connector was removed
+     */
+    public synchronized boolean stopLake() {
+        lakeRunning = false;
+        if (connect == null || !connect.isAlive()) {
+            return false;
+        }
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            connect.restUrl().resolve("/connectors/" + LakeConnector.NAME)).timeout(Duration.ofSeconds(30))
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 404) {
+                return false;
+            }
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException("Connect refused to remove connector " + LakeConnector.NAME + ": "
+                        + response.statusCode() + " " + response.body());
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach the Connect worker at " + connect.restUrl(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** The Kafka Connect worker, while one runs ({@link #cdc()} or {@link #lake()} started it). */
+    public synchronized Optional<ConnectProcess> connectWorker() {
+        return connect != null && connect.isAlive() ? Optional.of(connect) : Optional.empty();
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */

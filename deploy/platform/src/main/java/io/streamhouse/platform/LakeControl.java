@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 import java.time.Duration;
@@ -62,8 +63,20 @@ final class LakeControl {
             }
             Map<TopicPartition, OffsetAndMetadata> seed = new HashMap<>();
             seed.put(control, new OffsetAndMetadata(0L));
-            admin.alterConsumerGroupOffsets(group, seed).all().get(TIMEOUT_S, TimeUnit.SECONDS);
-            return true;
+            // A coordinator killed before its first commit may still be a member until its session times out (10 s):
+            // offsets of a group with members cannot be altered, so retry until it left.
+            long deadline = System.nanoTime() + Duration.ofSeconds(TIMEOUT_S).toNanos();
+            while (true) {
+                try {
+                    admin.alterConsumerGroupOffsets(group, seed).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+                    return true;
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof GroupNotEmptyException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    TimeUnit.MILLISECONDS.sleep(500); // back-off between attempts, bounded by the deadline
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
