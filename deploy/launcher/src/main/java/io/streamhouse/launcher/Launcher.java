@@ -91,19 +91,6 @@ public final class Launcher {
             } else {
                 OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
             }
-            if (options.runs(LaunchOptions.Part.LAKE)) {
-                OUT.println("Starting the lake (Iceberg tables, Iceberg Kafka Connect sink) ...");
-                var connect = stack.platform.lake();
-                OUT.printf("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)%n",
-                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.lake.LakeNames.landed().size(),
-                        stack.platform.lakeWarehouse(), io.streamhouse.connect.LakeConnector.COMMIT_INTERVAL_MS, seconds(began));
-            } else {
-                // The worker keeps its connectors in its config topic: one registered by an earlier run would resume.
-                boolean removed = stack.platform.stopLake();
-                OUT.println("Not starting the lake (--without lake): nothing lands in Iceberg"
-                        + (removed ? " (the connector an earlier run registered was removed)." : "."));
-            }
-
             Map<String, String> env = Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
@@ -125,6 +112,20 @@ public final class Launcher {
             } else {
                 OUT.println("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
             }
+            // Last: the table JVM and the sink's first commits cost CPU that the apps' and the job's start need more.
+            if (options.runs(LaunchOptions.Part.LAKE)) {
+                OUT.println("Starting the lake (Iceberg tables, Iceberg Kafka Connect sink) ...");
+                var connect = stack.platform.lake();
+                OUT.printf("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)%n",
+                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.lake.LakeNames.landed().size(),
+                        stack.platform.lakeWarehouse(), io.streamhouse.connect.LakeConnector.COMMIT_INTERVAL_MS, seconds(began));
+            } else {
+                // The worker keeps its connectors in its config topic: one registered by an earlier run would resume.
+                boolean removed = stack.platform.stopLake();
+                OUT.println("Not starting the lake (--without lake): nothing lands in Iceberg"
+                        + (removed ? " (the connector an earlier run registered was removed)." : "."));
+            }
+
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 

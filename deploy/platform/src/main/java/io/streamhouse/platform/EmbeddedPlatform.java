@@ -64,7 +64,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
-    private ConnectProcess connect;
+    private volatile ConnectProcess connect;
     private CdcConnector.Source cdcSource;
     private boolean cdcRunning;
     private boolean lakeRunning;
@@ -240,7 +240,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
     /**
      * The lake, started on first use: every landed topic's Iceberg table created ahead (in a short child JVM, from the
      * Avro schemas), then the Iceberg sink {@value LakeConnector#NAME} in the Kafka Connect worker, landing each
-     * topic in its table exactly once. Returns once the connector's task runs. See {@link LakeConnector} for what
+     * topic in its table exactly once. Returns once the sink completed a commit round (task, control topic,
+     * coordinator and catalog all work). See {@link LakeConnector} for what
      * it guarantees and {@link #lakeCatalog()} for where the tables are.
      */
     public synchronized ConnectProcess lake() {
@@ -261,9 +262,13 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (LakeControl.prepare(broker.bootstrapServers(), settings.controlTopic())) {
             LOG.info("seeded {} at offset 0 of {}", LakeConnector.coordinatorGroup(), settings.controlTopic());
         }
+        long committedBefore = LakeControl.coordinatorOffset(broker.bootstrapServers(), settings.controlTopic());
         worker();
         connect.putConnector(LakeConnector.NAME, LakeConnector.config(settings));
         connect.awaitRunning(LakeConnector.NAME, Duration.ofSeconds(60));
+        ConnectProcess worker = connect;
+        LakeControl.awaitCommitPast(broker.bootstrapServers(), settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
+                worker::isAlive);
         lakeRunning = true;
         return connect;
     }
@@ -363,9 +368,13 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
     }
 
-    /** The Kafka Connect worker, while one runs ({@link #cdc()} or {@link #lake()} started it). */
-    public synchronized Optional<ConnectProcess> connectWorker() {
-        return connect != null && connect.isAlive() ? Optional.of(connect) : Optional.empty();
+    /**
+     * The Kafka Connect worker, while one runs ({@link #cdc()} or {@link #lake()} started it). Not synchronized: it
+     * answers while {@link #lake()} waits for the sink's first commit.
+     */
+    public Optional<ConnectProcess> connectWorker() {
+        ConnectProcess current = connect;
+        return current != null && current.isAlive() ? Optional.of(current) : Optional.empty();
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */

@@ -85,6 +85,45 @@ final class LakeControl {
         }
     }
 
+    /** The coordinator group's committed offset on the control topic; -1 when it has none. */
+    static long coordinatorOffset(String bootstrapServers, String controlTopic) {
+        try (Admin admin = admin(bootstrapServers)) {
+            OffsetAndMetadata committed = admin.listConsumerGroupOffsets(LakeConnector.coordinatorGroup())
+                    .partitionsToOffsetAndMetadata().get(TIMEOUT_S, TimeUnit.SECONDS).get(new TopicPartition(controlTopic, 0));
+            return committed == null ? -1 : committed.offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the lake coordinator's offset: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits until the coordinator committed past {@code before}: it does so after each completed commit round, even
+     * one with nothing to append, so the sink then runs end to end (task, control topic, coordinator, catalog).
+     */
+    static void awaitCommitPast(String bootstrapServers, String controlTopic, long before, Duration timeout,
+                                java.util.function.BooleanSupplier workerAlive) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (coordinatorOffset(bootstrapServers, controlTopic) <= before) {
+            if (!workerAlive.getAsBoolean()) {
+                throw new IllegalStateException("the Connect worker died before the lake's sink completed a commit");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the lake's sink completed no commit within " + timeout.toSeconds()
+                        + " s (coordinator group " + LakeConnector.coordinatorGroup() + " still at offset " + before
+                        + " of " + controlTopic + ")");
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(200); // back-off between polls, bounded by the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+    }
+
     private static void create(Admin admin, NewTopic topic) throws InterruptedException, ExecutionException, TimeoutException {
         if (admin.listTopics().names().get(TIMEOUT_S, TimeUnit.SECONDS).contains(topic.name())) {
             return;

@@ -1,7 +1,6 @@
 package io.streamhouse.platform.junit;
 
 import io.streamhouse.connect.LakeConnector;
-import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.testdata.SampleEvents;
@@ -156,7 +155,8 @@ class LakeOnThePlatformIT {
     @Test
     void aNewOptionalFieldBecomesANewColumnWithoutARestart(EmbeddedPlatform platform) throws Exception {
         platform.lake();
-        RuleDefinition v1Value = io.streamhouse.domain.decision.DefaultRules.definitions().get(0);
+        RuleDefinition v1Value = RuleDefinition.newBuilder(io.streamhouse.domain.decision.DefaultRules.definitions().get(0))
+                .setRuleId("lake-it-evolved-rule").build();
         Schema v1 = RuleDefinition.getClassSchema();
         Schema v2 = withOptionalString(v1, "owner");
         GenericRecord value = new GenericDatumReader<GenericRecord>(v1, v2).read(null, DecoderFactory.get()
@@ -251,7 +251,10 @@ class LakeOnThePlatformIT {
     private static List<ProducerRecord<String, byte[]>> roundOfEach(EmbeddedPlatform platform, int round) {
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         try (CachingSchemaRegistryClient registry = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString())) {
-            for (SpecificRecord event : SampleEvents.oneOfEach()) {
+            for (SpecificRecord sample : SampleEvents.oneOfEach()) {
+                // Rule ids of our own: other tests on this shared broker look for the built-in rules on rules.definitions.
+                SpecificRecord event = sample instanceof RuleDefinition rule
+                        ? RuleDefinition.newBuilder(rule).setRuleId("lake-it-rule-" + round).build() : sample;
                 for (Topic<String, ?> topic : LakeNames.landed()) {
                     if (topic.valueType() == event.getClass()) {
                         out.add(record(registry, topic, "k-" + round + "-" + topic.name(), event));
