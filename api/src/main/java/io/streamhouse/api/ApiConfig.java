@@ -27,6 +27,13 @@ public interface ApiConfig {
         @io.smallrye.config.WithDefault("streamhouse-serving")
         String applicationId();
 
+        /**
+         * A file naming the application id to serve from instead ({@code ./streamhouse replay promote} writes it),
+         * read at every start, so a restart of this instance alone switches it to a promoted rebuild.
+         */
+        @WithName("application-id-file")
+        java.util.Optional<java.nio.file.Path> applicationIdFile();
+
         /** Replicas kept warm on other instances, to answer (stale) while an owner is gone or moving. */
         @WithName("standby-replicas")
         @io.smallrye.config.WithDefault("1")

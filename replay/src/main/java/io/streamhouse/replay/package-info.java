@@ -1,7 +1,6 @@
 /**
- * Replay: rebuild every projection and detector from the log, verify the rebuild equals the live state, and drill
- * failures (kill, wipe, restart). Reserved by the fixed module layout; nothing is implemented here yet. What it
- * relies on is in place: every event topic keeps its history forever, and decisions are deterministic functions of
- * the log (event ids and event times derived from their causes).
+ * Replay: rerun the live Kafka Streams topologies from offset 0 into a shadow (its own application id, topics and
+ * state) up to a cut, compare the shadow with live key by key, and promote or discard it. Run as
+ * {@code ./streamhouse replay …} ({@link io.streamhouse.replay.ReplayCli}); docs/operations.md, "Replay".
  */
 package io.streamhouse.replay;

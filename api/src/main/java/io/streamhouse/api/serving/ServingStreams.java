@@ -22,6 +22,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -79,7 +80,8 @@ public class ServingStreams {
         }
         var cfg = ConfigProvider.getConfig();
         String stateDir = cfg.getOptionalValue("kafka-streams.state.dir", String.class).orElse("target/kafka-streams-state");
-        Properties props = properties(config.serving().applicationId(), config.kafka().bootstrapServers(), self,
+        String applicationId = applicationId(config.serving());
+        Properties props = properties(applicationId, config.kafka().bootstrapServers(), self,
                 Path.of(stateDir, "serving-" + self.port()), config.serving().standbyReplicas(), config.serving().commitIntervalMs(),
                 config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
@@ -89,7 +91,7 @@ public class ServingStreams {
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
         KafkaStreams created = new KafkaStreams(ServingTopology.build(topologyConfig, serdes, openStores), props);
         rebuildIfLaidOutOtherwise(created, Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
-                config.serving().applicationId(), StateLayout.of(topologyConfig));
+                applicationId, StateLayout.of(topologyConfig));
         created.setUncaughtExceptionHandler(e -> {
             LOG.error("Serving projections thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -102,7 +104,23 @@ public class ServingStreams {
             metrics.bindTo(registries.get());
         }
         created.start();
-        LOG.infof("Serving projections started as %s (application %s)", self, config.serving().applicationId());
+        LOG.infof("Serving projections started as %s (application %s)", self, applicationId);
+    }
+
+    /** The promoted id when the id file names one, else the configured id. */
+    static String applicationId(ApiConfig.Serving serving) {
+        if (serving.applicationIdFile().isPresent() && Files.isRegularFile(serving.applicationIdFile().get())) {
+            try {
+                String promoted = Files.readString(serving.applicationIdFile().get()).trim();
+                if (!promoted.isEmpty()) {
+                    return promoted;
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read the serving application id from "
+                        + serving.applicationIdFile().get(), e);
+            }
+        }
+        return serving.applicationId();
     }
 
     /** Wipes local state written with another store layout (it restores from the changelogs), then records this one. */

@@ -9,6 +9,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.RestartPolicy;
+import io.streamhouse.supervisor.Supervisor;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -72,5 +75,31 @@ class BrokerProcessIT {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.current().children()
                 .noneMatch(p -> p.info().commandLine().orElse("").contains(BrokerMain.class.getName())));
+    }
+
+    @Test
+    void aSupervisedBrokerKilledHardComesBackOnTheSamePortWithItsTopics() throws Exception {
+        Path dataDir = TestDirs.fresh("broker-supervised");
+        Supervisor supervisor = new Supervisor(new RestartPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(60)), e -> { });
+        // Port 0 and a wiping start, as tests ask for: the port is fixed once, and only the first start wipes.
+        BrokerProcess broker = BrokerProcess.start(BrokerOptions.ephemeral(dataDir), supervisor);
+        List<Long> pids = new java.util.ArrayList<>(List.of(broker.pid()));
+        try (broker; Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            String bootstrap = broker.bootstrapServers();
+            admin.createTopics(List.of(new NewTopic("broker-it.survives", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            long first = broker.pid();
+
+            broker.supervised().kill();
+
+            await().atMost(Duration.ofSeconds(90)).until(() -> broker.supervised().status().state() == ChildState.RUNNING
+                    && broker.pid() != first);
+            pids.add(broker.pid());
+            assertThat(broker.bootstrapServers()).isEqualTo(bootstrap);
+            assertThat(broker.supervised().status().restarts()).isEqualTo(1);
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains("broker-it.survives");
+        } finally {
+            pids.forEach(p -> ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly)); // no-op once closed
+        }
+        assertThat(broker.isAlive()).isFalse();
     }
 }

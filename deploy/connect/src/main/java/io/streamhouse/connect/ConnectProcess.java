@@ -1,13 +1,14 @@
 package io.streamhouse.connect;
 
-import io.streamhouse.broker.LocalFiles;
-import io.streamhouse.broker.LocalProcesses;
-import io.streamhouse.broker.ShutdownHook;
+import io.streamhouse.supervisor.ChildSpec;
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.LocalFiles;
+import io.streamhouse.supervisor.Readiness;
+import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.Supervisor;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.lang.System.Logger.Level;
@@ -25,50 +26,53 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * A Kafka Connect worker (distributed mode) running in a child JVM ({@link ConnectMain}), seen from the parent.
- * JDK-only on purpose, like {@code BrokerProcess}: applications depend on this module with an exclusion of
- * {@code *:*}, and the child's classpath comes from the resource {@value #CLASSPATH_RESOURCE} written at build time.
+ * A Kafka Connect worker (distributed mode) running in a child JVM ({@link ConnectMain}), seen from the parent: the
+ * worker's {@link ChildSpec} on top of the {@link Supervisor}. JDK-only on purpose, like {@code BrokerProcess}:
+ * applications depend on this module with an exclusion of {@code *:*}, and the child's classpath comes from the
+ * resource {@value #CLASSPATH_RESOURCE} written at build time.
  *
  * <p>Guarantees: {@link #start} returns once the worker's REST server answers; otherwise the child is killed and the
- * exception carries the tail of its log. No orphan: the child exits when its stdin reaches end-of-file, which the
- * kernel causes if this JVM dies. {@link #close()} is idempotent: stdin closed, up to {@link #STOP_TIMEOUT} for a
- * clean stop, then SIGTERM and SIGKILL. {@link #kill()} is {@code kill -9} of the child, for failover drills.
- * Connectors are managed over the REST API ({@link #putConnector}, {@link #awaitRunning}).
+ * exception carries the tail of its log. The REST port and the worker configuration are fixed before the first
+ * start, so a restart by the supervisor comes back on the same URL and re-registers nothing: the connectors and their
+ * offsets live in Kafka's config and offset topics. No orphan: the child exits when its stdin reaches end-of-file,
+ * which the kernel causes if this JVM dies. {@link #close()} is idempotent: stdin closed, up to
+ * {@link #STOP_TIMEOUT} for a clean stop, then SIGTERM and SIGKILL. {@link #kill()} is {@code kill -9} of the child
+ * with no restart, for failover tests that start a replacement themselves. Connectors are managed over the REST API
+ * ({@link #putConnector}, {@link #awaitRunning}).
  */
 public final class ConnectProcess implements AutoCloseable {
 
     public static final String CLASSPATH_RESOURCE = "streamhouse-connect.classpath";
+    /** Component name under the supervisor. */
+    public static final String COMPONENT = "connect";
     public static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
-    private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final int LOG_TAIL_LINES = 60;
     private static final System.Logger LOG = System.getLogger(ConnectProcess.class.getName());
 
-    private final Process process;
+    private final SupervisedChild child;
     private final URI restUrl;
     private final Path logFile;
-    private final Duration startDuration;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private ShutdownHook shutdownHook;
-    private boolean closed;
 
-    private ConnectProcess(Process process, URI restUrl, Path logFile, Duration startDuration) {
-        this.process = process;
+    private ConnectProcess(SupervisedChild child, URI restUrl) {
+        this.child = child;
         this.restUrl = restUrl;
-        this.logFile = logFile;
-        this.startDuration = startDuration;
+        this.logFile = child.logFile();
     }
 
+    /** Starts a worker that is not restarted if it dies. */
     public static ConnectProcess start(ConnectOptions options) {
-        long t0 = System.nanoTime();
+        return start(options, Supervisor.unsupervised());
+    }
+
+    /** Starts a worker under {@code supervisor} (component {@value #COMPONENT}) and waits until its REST API answers. */
+    public static ConnectProcess start(ConnectOptions options, Supervisor supervisor) {
         Path dataDir = options.dataDir();
         int restPort = options.restPort() == 0 ? freePort() : options.restPort();
         Path configFile = dataDir.resolve("connect-worker.properties");
@@ -76,7 +80,7 @@ public final class ConnectProcess implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             try (Writer out = Files.newBufferedWriter(configFile, StandardCharsets.UTF_8)) {
-                out.write("# written by " + ConnectProcess.class.getName() + " for one worker start\n");
+                out.write("# written by " + ConnectProcess.class.getName() + " for one worker (and its restarts)\n");
                 for (Map.Entry<String, String> e : WorkerConfig.of(options, restPort).entrySet()) {
                     out.write(e.getKey() + "=" + e.getValue().replace("\\", "\\\\") + "\n");
                 }
@@ -85,7 +89,7 @@ public final class ConnectProcess implements AutoCloseable {
             throw new UncheckedIOException("cannot prepare Connect data directory " + dataDir, e);
         }
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(ChildSpec.javaBin());
         command.add("-Xmx" + options.maxHeap());
         command.add("-XX:TieredStopAtLevel=1");
         command.add("-XX:+UseSerialGC");
@@ -99,52 +103,33 @@ public final class ConnectProcess implements AutoCloseable {
         command.add(configFile.toString());
         command.add("--data-dir");
         command.add(dataDir.toString());
-        Process process;
-        try {
-            process = new ProcessBuilder(command).directory(dataDir.toFile())
-                    .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                    .redirectInput(ProcessBuilder.Redirect.PIPE)
-                    .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot launch the Connect JVM: " + command.get(0), e);
-        }
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> readStdout(process, ready), "streamhouse-connect-stdout-" + process.pid());
-        reader.setDaemon(true);
-        reader.start();
-        String url;
-        try {
-            url = ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            LocalProcesses.kill(process, KILL_TIMEOUT);
-            throw new IllegalStateException("Connect worker did not become ready ("
-                    + (e instanceof TimeoutException ? "timeout " + START_TIMEOUT.toSeconds() + " s" : e.getCause().getMessage())
-                    + "); killed pid " + process.pid() + ". Last lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES), e);
-        } catch (InterruptedException e) {
-            LocalProcesses.kill(process, KILL_TIMEOUT);
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the Connect worker", e);
-        }
+        ChildSpec spec = new ChildSpec(COMPONENT, command, Map.of(), dataDir, logFile,
+                new Readiness.StdoutLine(ConnectMain.READY_PREFIX), START_TIMEOUT, STOP_TIMEOUT);
+        SupervisedChild child = supervisor.start(spec);
+        String url = child.endpoint();
         String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        ConnectProcess worker = new ConnectProcess(process, URI.create(base), logFile, Duration.ofNanos(System.nanoTime() - t0));
-        worker.shutdownHook = ShutdownHook.register("streamhouse-connect-stop-" + process.pid(), worker::close);
+        ConnectProcess worker = new ConnectProcess(child, URI.create(base));
         LOG.log(Level.INFO, "Kafka Connect worker ready at {0} in {1} ms (pid {2})", base,
-                Long.toString(worker.startDuration.toMillis()), Long.toString(process.pid()));
+                Long.toString(child.lastStartDuration().toMillis()), Long.toString(child.pid()));
         return worker;
     }
 
-    /** Base URL of the worker's REST API (127.0.0.1). */
+    /** Base URL of the worker's REST API (127.0.0.1); the same after a restart. */
     public URI restUrl() {
         return restUrl;
     }
 
     public long pid() {
-        return process.pid();
+        return child.pid();
     }
 
     public ProcessHandle processHandle() {
-        return process.toHandle();
+        return child.processHandle().orElseThrow();
+    }
+
+    /** The supervised component, for status, kill and restart. */
+    public SupervisedChild supervised() {
+        return child;
     }
 
     public Path logFile() {
@@ -152,11 +137,17 @@ public final class ConnectProcess implements AutoCloseable {
     }
 
     public Duration startDuration() {
-        return startDuration;
+        return child.lastStartDuration();
     }
 
     public boolean isAlive() {
-        return process.isAlive();
+        return child.isAlive();
+    }
+
+    /** Stopped on purpose or given up: it will not come back by itself (a restarting worker is not stopped). */
+    public boolean isStopped() {
+        ChildState state = child.status().state();
+        return state == ChildState.STOPPED || state == ChildState.FAILED;
     }
 
     /**
@@ -229,41 +220,24 @@ public final class ConnectProcess implements AutoCloseable {
                 + last + "\nLast lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES));
     }
 
-    /** {@code kill -9} of the worker JVM: no clean stop, no offset flush, open transactions left to be aborted. */
+    /** {@code kill -9} of the worker JVM, not restarted: no clean stop, no offset flush, open transactions left to be aborted. */
     public void kill() {
-        process.destroyForcibly();
-        LocalProcesses.waitFor(process.toHandle(), KILL_TIMEOUT);
+        child.killAndStop();
         close();
     }
 
     public void releaseShutdownHook() {
-        shutdownHook.release();
+        child.releaseShutdownHook();
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        shutdownHook.releaseUnlessRunning();
-        try {
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "closing Connect stdin failed", e);
-        }
-        boolean clean = LocalProcesses.waitFor(process.toHandle(), STOP_TIMEOUT);
-        if (!clean) {
-            LOG.log(Level.WARNING, "Connect pid {0} did not stop within {1} s; terminating it",
-                    Long.toString(process.pid()), Long.toString(STOP_TIMEOUT.toSeconds()));
-            LocalProcesses.kill(process, KILL_TIMEOUT);
-        }
-        LOG.log(Level.INFO, "Kafka Connect pid {0} stopped", Long.toString(process.pid()));
+    public void close() {
+        child.close();
     }
 
     @Override
     public String toString() {
-        return "ConnectProcess[pid=" + process.pid() + ", rest=" + restUrl + "]";
+        return "ConnectProcess[pid=" + pid() + ", rest=" + restUrl + "]";
     }
 
     static String childClasspath() {
@@ -297,25 +271,6 @@ public final class ConnectProcess implements AutoCloseable {
                     + ": run `./mvnw -pl deploy/connect -am package`");
         }
         return String.join(java.io.File.pathSeparator, entries);
-    }
-
-    private static void readStdout(Process process, CompletableFuture<String> ready) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!ready.isDone() && line.startsWith(ConnectMain.READY_PREFIX)) {
-                    ready.complete(line.substring(ConnectMain.READY_PREFIX.length()).trim());
-                } else {
-                    LOG.log(Level.WARNING, "unexpected Connect stdout: {0}", line);
-                }
-            }
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "Connect stdout closed", e);
-        }
-        if (!ready.isDone()) {
-            ready.completeExceptionally(new IllegalStateException("Connect JVM pid " + process.pid()
-                    + " closed stdout before it was ready"));
-        }
     }
 
     private static int freePort() {

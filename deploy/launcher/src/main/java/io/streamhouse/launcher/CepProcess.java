@@ -1,36 +1,41 @@
 package io.streamhouse.launcher;
 
+import io.streamhouse.supervisor.ChildSpec;
+import io.streamhouse.supervisor.Readiness;
+import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.Supervisor;
+
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
  * The Flink CEP job in a child JVM: {@code CepMain --local} (a MiniCluster inside the child, every port on 127.0.0.1),
  * on the classpath {@code deploy/flink-job} recorded at build time — never on the launcher's, since Flink's RocksDB
- * and Kafka Streams' share a package. The child stops when this process closes its stdin, or dies: its last
- * checkpoint is retained under {@code <data>/cep/checkpoints} and the next start resumes from it.
+ * and Kafka Streams' share a package. As a spec for the {@link Supervisor}: ready on its ready line in
+ * {@code <logs>/cep.log}; it stops when this process closes its stdin, or dies. Its last checkpoint is retained
+ * under {@code <data>/cep/checkpoints} and every start, a supervisor's restart included, resumes from it.
  */
 final class CepProcess implements AutoCloseable {
     static final String MAIN = "io.streamhouse.detection.cep.CepMain";
     static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";
+    static final String COMPONENT = "cep";
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
-    private final Process process;
-    private final OutputStream stdin;
-    private final Path log;
+    private final SupervisedChild child;
 
-    private CepProcess(Process process, Path log) {
-        this.process = process;
-        this.stdin = process.getOutputStream();
-        this.log = log;
+    private CepProcess(SupervisedChild child) {
+        this.child = child;
     }
 
-    static CepProcess start(Path home, String bootstrap, String registry, Path dataDir, Path logDir) throws IOException {
+    /** Starts the job under {@code supervisor} and returns once it is submitted. */
+    static CepProcess start(Path home, String bootstrap, String registry, Path dataDir, Path logDir, Supervisor supervisor)
+            throws IOException {
         Path module = home.resolve("deploy/flink-job/target");
         Path classpathFile = module.resolve("classes/streamhouse-flink-job.classpath");
         if (!Files.isRegularFile(classpathFile)) {
@@ -40,46 +45,31 @@ final class CepProcess implements AutoCloseable {
                 + Files.readString(classpathFile, StandardCharsets.UTF_8).trim();
         Path tmp = Files.createDirectories(dataDir.resolve("tmp"));
         Path checkpoints = Files.createDirectories(dataDir.resolve("checkpoints"));
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx384m", "-XX:+UseSerialGC",
+        List<String> command = List.of(ChildSpec.javaBin(), "-Xmx384m", "-XX:+UseSerialGC",
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(), "-cp", classpath, MAIN,
                 "--local", "--watch-stdin", "--bootstrap", bootstrap, "--registry", registry,
-                "--checkpoint-dir", checkpoints.toAbsolutePath().toString(), "--parallelism", "2"));
+                "--checkpoint-dir", checkpoints.toAbsolutePath().toString(), "--parallelism", "2");
         Files.createDirectories(logDir);
         Path log = logDir.resolve("cep.log");
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
-        return new CepProcess(pb.start(), log);
-    }
-
-    /** Waits for the child's ready line (the job is submitted), or its death, or the deadline. */
-    void awaitReady(Duration timeout) throws IOException, InterruptedException {
-        long until = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < until) {
-            if (Files.readString(log, StandardCharsets.UTF_8).contains(READY_PREFIX)) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IOException("the CEP job exited with code " + process.exitValue() + " during start; see " + log);
-            }
-            // Bounded by the deadline; the child is a separate process, there is no event to wait on.
-            process.waitFor(100, TimeUnit.MILLISECONDS);
-        }
-        throw new IOException("the CEP job was not ready within " + timeout.toSeconds() + " s; see " + log);
+        Files.deleteIfExists(log); // one log per up; restarts append to it
+        ChildSpec spec = new ChildSpec(COMPONENT, command, Map.of(), Path.of("").toAbsolutePath(), log,
+                new Readiness.LogLine(READY_PREFIX), START_TIMEOUT, STOP_GRACE);
+        SupervisedChild child = supervisor.start(spec);
+        child.releaseShutdownHook(); // the launcher stops its children in order
+        return new CepProcess(child);
     }
 
     long pid() {
-        return process.pid();
+        return child.pid();
     }
 
     Path log() {
-        return log;
+        return child.logFile();
     }
 
     /** Closes the child's stdin (it cancels the job and exits), then terminates it if it has not exited within 30 s. */
     @Override
     public void close() {
-        ChildStop.stop(process, stdin, java.time.Duration.ofSeconds(30));
+        child.close();
     }
 }

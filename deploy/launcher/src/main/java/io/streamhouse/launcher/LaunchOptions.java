@@ -10,7 +10,10 @@ import java.util.Set;
 /** The launcher's command line. */
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
-                     Set<Part> without) {
+                     Set<Part> without, String component) {
+
+    /** Commands sent to a running launcher about one of its components ({@code ./streamhouse kill api}). */
+    static final Set<String> CONTROL_COMMANDS = Set.of("kill", "restart", "stop", "start");
 
     /**
      * Parts of the stack that may be left out ({@code --without}): where they run elsewhere (a Connect cluster, a
@@ -31,7 +34,11 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                                     [--without cdc|cep|lake (comma-separated)]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
-                   ./streamhouse status""";
+                   ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
+                   ./streamhouse kill|restart|stop|start <component>
+                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, cep
+                                    in the running stack; a killed component is restarted by the supervisor)
+                   every command takes --data DIR to pick the installation (default ./.streamhouse)""";
 
     static LaunchOptions parse(String[] args) {
         if (args.length == 0) {
@@ -44,7 +51,16 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         Path data = null;
         boolean exit = false, fresh = false, purge = false;
         Set<Part> without = EnumSet.noneOf(Part.class);
-        for (int i = 1; i < args.length; i++) {
+        String component = null;
+        int first = 1;
+        if (CONTROL_COMMANDS.contains(command)) {
+            if (args.length < 2 || args[1].startsWith("--")) {
+                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api or cep");
+            }
+            component = args[1];
+            first = 2;
+        }
+        for (int i = first; i < args.length; i++) {
             String a = args[i];
             switch (a) {
                 case "--demo" -> demo = positive(a, value(args, ++i, a));
@@ -63,7 +79,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             }
         }
         return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
-                Set.copyOf(without));
+                Set.copyOf(without), component);
     }
 
     boolean runs(Part part) {

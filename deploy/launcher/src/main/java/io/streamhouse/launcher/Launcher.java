@@ -4,25 +4,39 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.loadtests.demo.DemoFleet;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.ChildStatus;
+import io.streamhouse.supervisor.ControlChannel;
+import io.streamhouse.supervisor.RestartPolicy;
+import io.streamhouse.supervisor.StatusFile;
+import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.Supervisor;
+import io.streamhouse.supervisor.SupervisorEvent;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ./streamhouse up | down | status}.
+ * {@code ./streamhouse up | down | status | kill | restart | stop | start}.
  * <p>{@code up} starts the platform (broker child JVM, PostgreSQL, schema registry in this JVM), creates the
  * catalog's topics, starts ingest and api as child JVMs, runs the demo load and prints where everything is; it
  * then runs until Ctrl-C or {@code ./streamhouse down}. Data lives under {@code .streamhouse/} and survives
  * restarts. Every child exits with this process (the broker and the apps watch their stdin), so nothing is left
- * behind even if this JVM is killed.
+ * behind even if this JVM is killed. Every child JVM runs under one {@link Supervisor}: a death is printed as one
+ * line and restarted with backoff, {@code <data>/status.json} follows every change, and {@code <data>/control/}
+ * takes the kill/restart/stop/start requests of the other commands.
  */
 public final class Launcher {
     private static final PrintStream OUT = System.out;
@@ -41,6 +55,7 @@ public final class Launcher {
             case "up" -> up(options);
             case "down" -> down(options);
             case "status" -> status(options);
+            case "kill", "restart", "stop", "start" -> control(options);
             default -> {
                 System.err.println(LaunchOptions.USAGE);
                 yield 2;
@@ -60,12 +75,23 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "lake"}) {
-                io.streamhouse.broker.LocalFiles.deleteRecursively(data.resolve(dir));
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake"}) {
+                io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
+            // A promoted shadow's topics went with the broker's data: serve under the default id again.
+            Files.deleteIfExists(data.resolve(SERVING_ID_FILE));
         }
         PidFile.write(data, ProcessHandle.current().pid());
         Stack stack = new Stack();
+        // Start-up prints its own lines; from then on every supervisor event is a line of its own.
+        stack.supervisor = new Supervisor(RestartPolicy.LAUNCHER, event -> {
+            if (stack.ready || !(event instanceof SupervisorEvent.Started || event instanceof SupervisorEvent.Stopped)) {
+                OUT.println("  [supervisor] " + event.line()
+                        + (event instanceof SupervisorEvent.GaveUp ? " (./streamhouse start " + event.component() + " tries again)" : ""));
+            }
+        });
+        stack.supervisor.onStateChange(() -> writeStatus(data, stack.supervisor));
+        stack.control = ControlChannel.serve(data.resolve(ControlChannel.DIR), request -> control(stack, request));
         CountDownLatch stopped = new CountDownLatch(1);
         Files.deleteIfExists(purgeMarker(data));
         Thread hook = new Thread(() -> {
@@ -79,7 +105,7 @@ public final class Launcher {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             OUT.println("Starting the platform (Kafka broker, PostgreSQL, schema registry) ...");
-            stack.platform = EmbeddedPlatform.start(options.platformOptions(data.resolve("platform")));
+            stack.platform = EmbeddedPlatform.start(options.platformOptions(data.resolve("platform")), stack.supervisor);
             OUT.printf("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)%n", stack.platform.bootstrapServers(),
                     stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), seconds(began));
 
@@ -91,24 +117,33 @@ public final class Launcher {
             } else {
                 OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
             }
-            Map<String, String> env = Map.of(
+
+            writeEndpoints(data, stack.platform);
+            Map<String, String> env = new java.util.HashMap<>(Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
                     "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString(),
-                    "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString());
+                    "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString()));
+            // The api reads the promoted id (./streamhouse replay promote) from this file at each start, restarts included.
+            env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(SERVING_ID_FILE).toString());
+            servingApplicationId(data).ifPresent(id ->
+                    OUT.println("  serving from the promoted application " + id + " (" + data.resolve(SERVING_ID_FILE) + ")"));
             OUT.println("Starting ingest and api ...");
-            stack.ingest = AppProcess.start("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
-                    options.ingestPort(), env, data.resolve("logs"), "384m");
-            stack.api = AppProcess.start("api", options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
-                    options.apiPort(), env, data.resolve("logs"), "512m");
-            stack.ingest.awaitReady(Duration.ofSeconds(90));
-            stack.api.awaitReady(Duration.ofSeconds(90));
+            // Side by side, as before the supervisor: each start returns once that app is ready.
+            CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
+                    options.ingestPort(), env, data.resolve("logs"), "384m", stack.supervisor);
+            CompletableFuture<AppProcess> api = startApp("api", options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
+                    options.apiPort(), env, data.resolve("logs"), "512m", stack.supervisor);
+            CompletableFuture.allOf(ingest, api).exceptionally(e -> null).join();
+            stack.ingest = ingest.isCompletedExceptionally() ? null : ingest.join();
+            stack.api = api.isCompletedExceptionally() ? null : api.join();
+            ingest.join();
+            api.join();
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
             if (options.runs(LaunchOptions.Part.CEP)) {
                 OUT.println("Starting the CEP job (Flink) ...");
                 stack.cep = CepProcess.start(options.home(), stack.platform.bootstrapServers(),
-                        stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"));
-                stack.cep.awaitReady(Duration.ofSeconds(90));
+                        stack.platform.schemaRegistryUrl().toString(), data.resolve("cep"), data.resolve("logs"), stack.supervisor);
             } else {
                 OUT.println("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
             }
@@ -126,6 +161,7 @@ public final class Launcher {
                         + (removed ? " (the connector an earlier run registered was removed)." : "."));
             }
 
+            stack.ready = true;
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 
@@ -140,11 +176,12 @@ public final class Launcher {
                 return demoOk ? 0 : 1;
             }
             OUT.println();
-            OUT.println("Running. Ctrl-C or ./streamhouse down stops everything.");
+            OUT.println("Running. Ctrl-C or ./streamhouse down stops everything; ./streamhouse status shows each component.");
             stopped.await();
             return 0;
         } catch (Exception e) {
-            System.err.println("Streamhouse failed to start: " + e.getMessage());
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            System.err.println("Streamhouse failed to start: " + cause.getMessage());
             System.err.println("Logs: " + data.resolve("logs"));
             return 1;
         } finally {
@@ -307,10 +344,144 @@ public final class Launcher {
         }
     }
 
+    /** Written by {@code ./streamhouse replay promote}: the serving application id the api runs under. */
+    static final String SERVING_ID_FILE = "serving-application-id";
+
+    static Optional<String> servingApplicationId(Path data) throws java.io.IOException {
+        Path file = data.resolve(SERVING_ID_FILE);
+        return Files.isRegularFile(file) ? Optional.of(Files.readString(file).trim()).filter(s -> !s.isEmpty()) : Optional.empty();
+    }
+
+    /** Where the running stack is, for {@code ./streamhouse replay} (same keys as the replay module's Endpoints). */
+    private static void writeEndpoints(Path data, EmbeddedPlatform platform) throws java.io.IOException {
+        Files.writeString(data.resolve("endpoints.properties"), "kafka.bootstrap.servers=" + platform.bootstrapServers()
+                + "\nschema.registry.url=" + platform.schemaRegistryUrl() + "\n");
+    }
+
+    /**
+     * Exit codes: 0 the launcher runs and every component is running; 1 it runs but a component is starting,
+     * restarting or stopped on request; 4 a component failed (was given up); 3 Streamhouse is not running.
+     */
     static int status(LaunchOptions options) {
-        Optional<Long> running = PidFile.running(options.data());
-        OUT.println(running.map(pid -> "Streamhouse is running (pid " + pid + ")").orElse("Streamhouse is not running."));
-        return running.isPresent() ? 0 : 3;
+        Path data = options.data();
+        Optional<Long> running = PidFile.running(data);
+        Optional<StatusFile.Snapshot> snapshot;
+        try {
+            snapshot = StatusFile.read(data.resolve(StatusFile.NAME));
+        } catch (RuntimeException e) {
+            System.err.println("Cannot read " + data.resolve(StatusFile.NAME) + ": " + e.getMessage());
+            snapshot = Optional.empty();
+        }
+        if (running.isEmpty()) {
+            OUT.println("Streamhouse is not running.");
+            snapshot.ifPresent(s -> {
+                OUT.println("Last state its launcher (pid " + s.launcherPid() + ") wrote, at " + s.updatedAt() + ":");
+                printComponents(s.components());
+            });
+            return 3;
+        }
+        OUT.println("Streamhouse is running (launcher pid " + running.get() + ", alive)");
+        if (snapshot.isEmpty() || snapshot.get().launcherPid() != running.get()) {
+            OUT.println("  no component status yet: it is starting");
+            return 1;
+        }
+        List<ChildStatus> components = snapshot.get().components();
+        printComponents(components);
+        if (components.stream().anyMatch(c -> c.state() == ChildState.FAILED)) {
+            return 4;
+        }
+        return components.stream().allMatch(c -> c.state() == ChildState.RUNNING) ? 0 : 1;
+    }
+
+    private static void printComponents(List<ChildStatus> components) {
+        OUT.printf("  %-9s %-10s %-8s %-8s %-52s %s%n", "COMPONENT", "STATE", "PID", "RESTARTS", "LAST EXIT", "ENDPOINT");
+        for (ChildStatus c : components) {
+            String exit = c.lastExit().map(e -> e.describe() + " at " + e.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).orElse("-");
+            OUT.printf("  %-9s %-10s %-8s %-8d %-52s %s%n", c.name(), c.state().label(), c.pid() == 0 ? "-" : Long.toString(c.pid()),
+                    c.restarts(), exit, c.endpoint().isEmpty() ? "-" : c.endpoint());
+        }
+    }
+
+    /** {@code ./streamhouse kill|restart|stop|start <component>}: a request to the running launcher; 0 if done. */
+    static int control(LaunchOptions options) {
+        Path data = options.data();
+        if (PidFile.running(data).isEmpty()) {
+            System.err.println("Streamhouse is not running (no launcher for " + data + ").");
+            return 3;
+        }
+        try {
+            ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR),
+                    new ControlChannel.Request(options.command(), options.component()), CONTROL_TIMEOUT);
+            (response.ok() ? OUT : System.err).println(response.message());
+            return response.ok() ? 0 : 1;
+        } catch (IllegalStateException | UncheckedIOException e) {
+            System.err.println(e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Longer than any start timeout (90 s): a restart request answers once the component is ready again. */
+    private static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(180);
+
+    /** In the running launcher: one control request; the message goes back to the asking command. */
+    private static String control(Stack stack, ControlChannel.Request request) {
+        if (!stack.ready) {
+            throw new IllegalStateException("Streamhouse is still starting; try again once ./streamhouse status shows it running");
+        }
+        SupervisedChild child = stack.supervisor.child(request.component()).orElseThrow(() -> new IllegalArgumentException(
+                "unknown component '" + request.component() + "'; this stack runs " + String.join(", ", stack.supervisor.names())));
+        String name = child.name();
+        switch (request.action()) {
+            case "kill" -> {
+                long pid = child.kill();
+                return "killed " + name + " (pid " + pid + ") with SIGKILL; the supervisor restarts it (./streamhouse status)";
+            }
+            case "restart" -> {
+                startOrExplain(child, child::restart);
+                return name + " restarted: pid " + child.pid() + ", ready in " + child.lastStartDuration().toMillis() + " ms";
+            }
+            case "stop" -> {
+                child.stop();
+                return name + " stopped; it stays down until ./streamhouse start " + name;
+            }
+            case "start" -> {
+                startOrExplain(child, child::start);
+                return name + " started: pid " + child.pid() + ", ready in " + child.lastStartDuration().toMillis() + " ms";
+            }
+            default -> throw new IllegalArgumentException("unknown action '" + request.action() + "': kill, restart, stop or start");
+        }
+    }
+
+    /** A failed start's message carries the whole log tail; the asking command gets its first line and what follows. */
+    private static void startOrExplain(SupervisedChild child, Runnable start) {
+        try {
+            start.run();
+        } catch (io.streamhouse.supervisor.ChildStartException e) {
+            String first = e.getMessage().lines().findFirst().orElse("");
+            throw new IllegalStateException(first + " — " + child.name() + " is now " + child.status().state().label()
+                    + (child.status().state() == ChildState.RESTARTING ? " (the supervisor tries again with backoff)" : "")
+                    + "; see " + child.logFile(), e);
+        }
+    }
+
+    private static void writeStatus(Path data, Supervisor supervisor) {
+        try {
+            StatusFile.write(data.resolve(StatusFile.NAME),
+                    new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(), supervisor.statuses()));
+        } catch (UncheckedIOException e) {
+            System.err.println("cannot write the status file: " + e.getMessage());
+        }
+    }
+
+    private static CompletableFuture<AppProcess> startApp(String name, Path jar, int port, Map<String, String> env, Path logs,
+                                                          String heap, Supervisor supervisor) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return AppProcess.start(name, jar, port, env, logs, heap, supervisor);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        });
     }
 
     private static double seconds(Instant since) {
@@ -319,6 +490,9 @@ public final class Launcher {
 
     /** What up started, stopped in reverse order. */
     private static final class Stack implements AutoCloseable {
+        Supervisor supervisor;
+        ControlChannel control;
+        volatile boolean ready;
         EmbeddedPlatform platform;
         AppProcess ingest;
         AppProcess api;
@@ -326,6 +500,11 @@ public final class Launcher {
 
         @Override
         public synchronized void close() {
+            ready = false; // no more control requests
+            if (control != null) {
+                control.close();
+                control = null;
+            }
             if (cep != null) {
                 cep.close();
                 cep = null;

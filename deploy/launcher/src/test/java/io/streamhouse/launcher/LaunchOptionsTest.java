@@ -35,4 +35,17 @@ class LaunchOptionsTest {
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--without"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--without needs a value");
     }
+
+    @Test
+    void controlCommandsNameTheirComponent() {
+        LaunchOptions kill = LaunchOptions.parse(new String[]{"kill", "api", "--data", "/tmp/x"});
+        assertThat(kill.command()).isEqualTo("kill");
+        assertThat(kill.component()).isEqualTo("api");
+        assertThat(kill.data().toString()).isEqualTo("/tmp/x");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"restart"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("restart needs a component");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"stop", "--data", "/tmp/x"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stop needs a component");
+        assertThat(LaunchOptions.parse(new String[]{"status"}).component()).isNull();
+    }
 }

@@ -3,7 +3,7 @@ package io.streamhouse.platform;
 import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
-import io.streamhouse.broker.LocalFiles;
+import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.ConnectOptions;
 import io.streamhouse.connect.ConnectProcess;
@@ -13,6 +13,7 @@ import io.streamhouse.lake.LakeTablesProcess;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
+import io.streamhouse.supervisor.Supervisor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
 
     private final PlatformOptions options;
     private final Map<String, String> environment;
+    private final Supervisor supervisor;
     /** What runs, in start order; closed from the end. */
     private final Deque<Step> started = new ArrayDeque<>();
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
@@ -74,19 +76,32 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private record Step(String name, AutoCloseable resource) {
     }
 
-    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment) {
+    private EmbeddedPlatform(PlatformOptions options, Map<String, String> environment, Supervisor supervisor) {
         this.options = options;
         this.environment = environment;
+        this.supervisor = supervisor;
     }
 
     /** Starts everything, or nothing: on failure what was started is stopped again before the exception leaves. */
     public static EmbeddedPlatform start(PlatformOptions options) {
-        return start(options, System.getenv());
+        return start(options, System.getenv(), Supervisor.unsupervised());
+    }
+
+    /**
+     * As {@link #start(PlatformOptions)}, with the broker and the Connect worker under {@code supervisor} (the
+     * launcher's, which restarts them when they die); PostgreSQL and the schema registry are not child JVMs.
+     */
+    public static EmbeddedPlatform start(PlatformOptions options, Supervisor supervisor) {
+        return start(options, System.getenv(), supervisor);
     }
 
     /** As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}. */
     static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
-        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment));
+        return start(options, environment, Supervisor.unsupervised());
+    }
+
+    private static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment, Supervisor supervisor) {
+        EmbeddedPlatform platform = new EmbeddedPlatform(options, Map.copyOf(environment), supervisor);
         long t0 = System.nanoTime();
         try {
             if (options.ephemeral()) {
@@ -111,7 +126,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         // took most of a core of this 2-core machine (docs/benchmarks.md). JitChoice says when to opt out.
         boolean fullJit = !options.ephemeral() && JitChoice.fullJit();
         broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
-                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit)));
+                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit), supervisor));
         broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
         if (postgres instanceof ZonkyPostgres embedded) {
@@ -191,8 +206,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * would hold WAL for ever.
      */
     public synchronized ConnectProcess cdc() {
-        if (cdcRunning && connect != null && connect.isAlive()) {
-            return connect;
+        if (cdcRunning && connect != null && !connect.isStopped()) {
+            return connect; // running, or being restarted by the supervisor
         }
         if (cdcSource == null) {
             String suffix = options.ephemeral() ? "_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this)) : "";
@@ -227,11 +242,11 @@ public final class EmbeddedPlatform implements AutoCloseable {
 
     /** The Kafka Connect worker both {@link #cdc()} and {@link #lake()} run in, started on first use. */
     private ConnectProcess worker() {
-        if (connect == null || !connect.isAlive()) {
+        if (connect == null || connect.isStopped()) {
             cdcRunning = false;
             lakeRunning = false;
             connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
-                    broker.bootstrapServers(), registry.url().toString(), 0, null, null)));
+                    broker.bootstrapServers(), registry.url().toString(), 0, null, null), supervisor));
             connect.releaseShutdownHook();
         }
         return connect;
@@ -245,7 +260,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * it guarantees and {@link #lakeCatalog()} for where the tables are.
      */
     public synchronized ConnectProcess lake() {
-        if (lakeRunning && connect != null && connect.isAlive()) {
+        if (lakeRunning && connect != null && !connect.isStopped()) {
             return connect;
         }
         Map<String, String> catalog = lakeCatalog();
@@ -268,7 +283,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         connect.awaitRunning(LakeConnector.NAME, Duration.ofSeconds(60));
         ConnectProcess worker = connect;
         LakeControl.awaitCommitPast(broker.bootstrapServers(), settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
-                worker::isAlive);
+                () -> !worker.isStopped());
         lakeRunning = true;
         return connect;
     }
@@ -345,7 +360,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      */
     public synchronized boolean stopLake() {
         lakeRunning = false;
-        if (connect == null || !connect.isAlive()) {
+        if (connect == null || connect.isStopped()) {
             return false;
         }
         try {
@@ -374,7 +389,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      */
     public Optional<ConnectProcess> connectWorker() {
         ConnectProcess current = connect;
-        return current != null && current.isAlive() ? Optional.of(current) : Optional.empty();
+        return current != null && !current.isStopped() ? Optional.of(current) : Optional.empty();
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */
@@ -410,10 +425,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
     public List<ProcessHandle> processes() {
         List<ProcessHandle> processes = new ArrayList<>();
         if (broker != null) {
-            processes.add(broker.processHandle());
+            broker.supervised().processHandle().ifPresent(processes::add);
         }
         if (connect != null && connect.isAlive()) {
-            processes.add(connect.processHandle());
+            connect.supervised().processHandle().ifPresent(processes::add);
         }
         if (postgres instanceof ZonkyPostgres zonky) {
             ProcessHandle.of(zonky.pid()).ifPresent(processes::add);

@@ -1,8 +1,8 @@
 package io.streamhouse.platform;
 
-import io.streamhouse.broker.LocalFiles;
-import io.streamhouse.broker.LocalProcesses;
-import io.streamhouse.broker.ShutdownHook;
+import io.streamhouse.supervisor.LocalFiles;
+import io.streamhouse.supervisor.LocalProcesses;
+import io.streamhouse.supervisor.ShutdownHook;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,7 @@
 package io.streamhouse.detection.decision;
 
 import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.detection.streams.OutputTopics;
 import io.streamhouse.domain.decision.Decision;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.decision.Features;
@@ -54,10 +55,19 @@ public final class DecisionTopology {
     public static final String FRAUD_ALERTS_GLOBAL = "fraud-alerts-global";
     static final String NAME = "decisions";
 
-    /** @param clock the decider's wall clock, used only for the latency field of each decision */
-    public record Config(Clock clock) {
+    /**
+     * @param clock   the decider's wall clock, used only for the latency field of each decision
+     * @param outputs where the decisions, profiles, review flags and dead letters go (a replay's shadow has its own);
+     *                the profiles global table reads the profiles this topology writes, so it follows them
+     */
+    public record Config(Clock clock, OutputTopics outputs) {
         public Config {
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(outputs, "outputs");
+        }
+
+        public Config(Clock clock) {
+            this(clock, OutputTopics.LIVE);
         }
     }
 
@@ -68,6 +78,7 @@ public final class DecisionTopology {
     }
 
     public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes) {
+        OutputTopics outputs = config.outputs();
         var ruleSerde = serdes.valueSerde(Topics.RULES);
         builder.globalTable(Topics.RULES.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("rules-source"),
@@ -82,12 +93,12 @@ public final class DecisionTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILE_STORE),
                 Serdes.String(), serdes.stateSerde(CustomerProfile.class)));
         DeadLetters.readOrDeadLetter(builder, Topics.CUSTOMERS, serdes.valueSerde(Topics.CUSTOMERS).deserializer(),
-                        CustomerEvent::getCustomerId, "customers")
+                        CustomerEvent::getCustomerId, "customers", outputs)
                 .processValues(() -> new CustomerProfileProcessor(CUSTOMER_PROFILE_STORE), Named.as("customer-profiles-fold"),
                         CUSTOMER_PROFILE_STORE)
-                .to(Topics.CUSTOMER_PROFILES.name(), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
+                .to(outputs.of(Topics.CUSTOMER_PROFILES.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
                         .withName("customer-profiles-sink"));
-        builder.globalTable(Topics.CUSTOMER_PROFILES.name(),
+        builder.globalTable(outputs.of(Topics.CUSTOMER_PROFILES.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
                 Materialized.as(CUSTOMER_PROFILES_GLOBAL));
         builder.globalTable(Topics.FRAUD_ALERTS.name(),
@@ -98,21 +109,21 @@ public final class DecisionTopology {
         // which the global table above hands to the flagged-subject rule for the card's next payments. A legitimate
         // outcome stays on the reviews topic only (it changes no decision).
         DeadLetters.readOrDeadLetter(builder, Topics.REVIEW_OUTCOMES, serdes.valueSerde(Topics.REVIEW_OUTCOMES).deserializer(),
-                        ReviewOutcomeRecorded::getCardToken, "reviews")
+                        ReviewOutcomeRecorded::getCardToken, "reviews", outputs)
                 .flatMapValues(review -> ReviewOutcomes.flagOf(review).stream().toList(), Named.as("reviews-confirmed-fraud-flags"))
-                .to(Topics.FRAUD_ALERTS.name(), Produced.with(Serdes.String(), serdes.valueSerde(Topics.FRAUD_ALERTS))
+                .to(outputs.of(Topics.FRAUD_ALERTS.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.FRAUD_ALERTS))
                         .withName("reviews-flag-sink"));
 
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
-                        TransactionAuthorizationRequested::getCardToken, "requests")
+                        TransactionAuthorizationRequested::getCardToken, "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
                                 serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer(),
                                 serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer()),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
                 .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
-                .to(Topics.TRANSACTION_DECISIONS.name(),
+                .to(outputs.of(Topics.TRANSACTION_DECISIONS.name()),
                         Produced.with(Serdes.String(), decisionSerde).withName(NAME + "-sink"));
     }
 

@@ -1,7 +1,6 @@
 package io.streamhouse.detection.streams;
 
 import io.streamhouse.domain.topic.Topic;
-import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -23,6 +22,13 @@ public final class DeadLetters {
     public static <V> KStream<String, V> readOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
                                                           Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey,
                                                           String name) {
+        return readOrDeadLetter(builder, topic, deserializer, expectedKey, name, OutputTopics.LIVE);
+    }
+
+    /** As above, with the dead-letter topic among {@code outputs} (a replay's shadow writes to its own). */
+    public static <V> KStream<String, V> readOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
+                                                          Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey,
+                                                          String name, OutputTopics outputs) {
         KStream<String, Decoded<V>> decoded = builder
                 .stream(topic.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
                 .processValues(() -> new DecodeOrDeadLetter<>(deserializer, expectedKey, name + "-decode"), Named.as(name + "-decode"));
@@ -31,7 +37,7 @@ public final class DeadLetters {
                 .defaultBranch(Branched.as("dead"));
         branches.get(name + "-dead")
                 .mapValues(Decoded::raw, Named.as(name + "-dead-raw"))
-                .to(Topics.deadLetterOf(topic).name(),
+                .to(outputs.deadLetterOf(topic),
                         Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letter-sink"));
         return branches.get(name + "-ok").mapValues(Decoded::value, Named.as(name + "-value"));
     }

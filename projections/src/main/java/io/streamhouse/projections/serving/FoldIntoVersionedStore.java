@@ -19,7 +19,8 @@ import java.util.function.Function;
  * Folds each event into its key's state in a versioned store. The version's timestamp is the event time, but never
  * earlier than the key's newest version: a late event is folded into the newest state instead of rewriting history,
  * so {@code asOf(t)} answers "what this projection showed once it had seen every event up to t", and the latest
- * version always includes everything applied.
+ * version always includes everything applied. The same holds for an event older than the store's history retention
+ * behind the newest time it has seen, whose own version the store would refuse: it goes into the newest state.
  *
  * <p>An event the fold cannot apply is not allowed to stop the application (a replaced thread would fail on it
  * again, forever): it is forwarded, re-encoded, with the reason in dead-letter headers, for the caller to route to
@@ -84,6 +85,8 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
     private final Companion<E, V> companion;
     private ProcessorContext<String, byte[]> context;
     private LatestValues<V> store;
+    /** The newest version this processor wrote (its task's partition), where a too-old event is folded in. */
+    private long newestVersion = Long.MIN_VALUE;
 
     FoldIntoVersionedStore(String storeName, Fold<E, V> fold, Function<E, Instant> eventTime,
                            Function<E, byte[]> encode, Function<E, String> deadLetterTopic, OpenStores openStores) {
@@ -138,7 +141,18 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
             long version = previous == null ? at : Math.max(at, previous.timestamp());
             // The companion's entry first: a reader that sees the new state then finds its entry too.
             companion.applied(record.key(), record.value(), next);
-            store.put(record.key(), next, version);
+            if (store.put(record.key(), next, version) == VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) {
+                // Older than the store's history retention behind the newest time it has seen (a key first seen, or
+                // last changed, that long ago): the store refuses the version, so the event is folded into the newest
+                // state as any late event is, rather than lost without a word.
+                long newest = Math.max(newestVersion, context.currentStreamTimeMs());
+                if (newest <= version || store.put(record.key(), next, newest) == VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) {
+                    throw new IllegalStateException("the event's time " + Instant.ofEpochMilli(at) + " is older than "
+                            + storeName + "'s history retention behind the newest time it has seen");
+                }
+                version = newest;
+            }
+            newestVersion = Math.max(newestVersion, version);
         } catch (StreamsException e) {
             throw e;
         } catch (RuntimeException e) {

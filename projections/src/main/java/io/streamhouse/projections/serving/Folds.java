@@ -135,7 +135,7 @@ public final class Folds {
                 .setCategory(alert.getCategory().name()).setSeverity(alert.getSeverity().name())
                 .setSubjectKind(alert.getSubject().getKind().name()).setPatternId(alert.getPatternId())
                 .setSummary(alert.getSummary()).setOccurredAt(at).build());
-        alerts.sort(Comparator.comparing(AlertEntry::getOccurredAt));
+        alerts.sort(Comparator.comparing(AlertEntry::getOccurredAt).thenComparing(AlertEntry::getAlertId));
         if (alerts.size() > SUBJECT_ALERTS) {
             alerts = new ArrayList<>(alerts.subList(alerts.size() - SUBJECT_ALERTS, alerts.size()));
         }
@@ -170,7 +170,9 @@ public final class Folds {
         } else {
             throw new IllegalArgumentException("not a customer input: " + (event == null ? "null" : event.getClass().getName()));
         }
-        if (at.isAfter(next.getLastEventAt()) || previous == null) {
+        // Ties (events of one instant from different inputs) go to the greater event id, not to the first to arrive.
+        if (previous == null || at.isAfter(next.getLastEventAt())
+                || (at.equals(next.getLastEventAt()) && eventId.compareTo(next.getLastEventId()) > 0)) {
             next.setLastEventAt(at).setLastEventId(eventId);
         }
         return next.build();
@@ -229,11 +231,23 @@ public final class Folds {
                 .setOutcome(d.getOutcome().name())
                 .setRuleIds(d.getReasons().stream().map(DecisionReason::getRuleId).toList())
                 .setRequestedAt(d.getRequestedAt()).build());
-        decisions.sort(Comparator.comparing(CustomerDecisionEntry::getRequestedAt));
+        // A customer's decisions arrive through a repartition from several partitions, in an order that differs from
+        // run to run: the order kept here depends on event time (ties by id), never on arrival, so a replay agrees.
+        decisions.sort(Comparator.comparing(CustomerDecisionEntry::getRequestedAt).thenComparing(CustomerDecisionEntry::getTransactionId));
+        List<CustomerDecisionEntry> kept = tail(decisions, CUSTOMER_DECISIONS);
+        // Cards of the kept decisions, newest decision last; cards known only from decisions no longer kept stay ahead
+        // of them in their previous order (the one case where arrival order still shows, past 10 decisions).
+        List<String> recent = new ArrayList<>();
+        for (CustomerDecisionEntry e : kept) {
+            recent.remove(e.getCardToken());
+            recent.add(e.getCardToken());
+        }
         List<String> cards = new ArrayList<>(next.getCardTokens());
         cards.remove(d.getCardToken());
         cards.add(d.getCardToken());
-        next.setDecisions(tail(decisions, CUSTOMER_DECISIONS)).setCardTokens(tail(cards, CUSTOMER_CARDS));
+        cards.removeAll(recent);
+        cards.addAll(recent);
+        next.setDecisions(kept).setCardTokens(tail(cards, CUSTOMER_CARDS));
     }
 
     private static <T> List<T> tail(List<T> list, int max) {

@@ -1,6 +1,7 @@
 package io.streamhouse.projections.serving;
 
 import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.detection.streams.OutputTopics;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
@@ -60,11 +61,18 @@ public final class ServingTopology {
      *                         versions in the segment. Streams' default for a 7-day retention is 7 hours; a short
      *                         segment bounds a put, at the price of one RocksDB read per segment that an
      *                         {@code asOf} query reaches back over (docs/architecture.md, "Versioned stores")
+     * @param outputs          where the dead letters go (a replay's shadow has its own; the stores' changelogs are
+     *                         named by the application id, so they follow it)
      */
-    public record Config(Duration historyRetention, Duration historySegment) {
+    public record Config(Duration historyRetention, Duration historySegment, OutputTopics outputs) {
+        public Config(Duration historyRetention, Duration historySegment) {
+            this(historyRetention, historySegment, OutputTopics.LIVE);
+        }
+
         public Config {
             Objects.requireNonNull(historyRetention, "historyRetention");
             Objects.requireNonNull(historySegment, "historySegment");
+            Objects.requireNonNull(outputs, "outputs");
             if (historyRetention.isNegative() || historyRetention.isZero()) {
                 throw new IllegalArgumentException("historyRetention must be positive");
             }
@@ -90,6 +98,7 @@ public final class ServingTopology {
     }
 
     public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes, OpenStores openStores) {
+        OutputTopics outputs = config.outputs();
         addVersionedStore(builder, config, ServingStores.PARCEL_TRACKING, serdes.stateSerde(ParcelTracking.class));
         addVersionedStore(builder, config, ServingStores.VEHICLE_HEALTH, serdes.stateSerde(VehicleHealth.class));
         addVersionedStore(builder, config, ServingStores.SUBJECT_ALERTS, serdes.stateSerde(SubjectAlerts.class));
@@ -99,40 +108,40 @@ public final class ServingTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.PARCEL_SCANS),
                 Serdes.String(), serdes.stateSerde(ParcelScanEntry.class)));
 
-        deadLetter(read(builder, serdes, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
+        deadLetter(read(builder, serdes, outputs, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
                 .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
                                 (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(Topics.PARCEL_SCANS), openStores,
+                                encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(outputs, Topics.PARCEL_SCANS), openStores,
                                 new ParcelScans.Log(openStores)),
                         Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING, ServingStores.PARCEL_SCANS),
                 "serving-parcel-tracking");
 
-        deadLetter(read(builder, serdes, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
+        deadLetter(read(builder, serdes, outputs, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
                 .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,
                                 (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(Topics.VEHICLE_TELEMETRY), openStores),
+                                encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(outputs, Topics.VEHICLE_TELEMETRY), openStores),
                         Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH), "serving-vehicle-health");
 
-        KStream<String, Alert> alerts = read(builder, serdes, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
-                .merge(read(builder, serdes, Topics.PARCEL_ALERTS, ServingTopology::subjectOf, "serving-parcel-alerts"),
+        KStream<String, Alert> alerts = read(builder, serdes, outputs, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
+                .merge(read(builder, serdes, outputs, Topics.PARCEL_ALERTS, ServingTopology::subjectOf, "serving-parcel-alerts"),
                         Named.as("serving-alerts-merge-parcels"))
-                .merge(read(builder, serdes, Topics.MAINTENANCE_ALERTS, ServingTopology::subjectOf, "serving-maintenance-alerts"),
+                .merge(read(builder, serdes, outputs, Topics.MAINTENANCE_ALERTS, ServingTopology::subjectOf, "serving-maintenance-alerts"),
                         Named.as("serving-alerts-merge-maintenance"));
         deadLetter(alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
                         (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt(),
-                        encoder(serdes, Topics.FRAUD_ALERTS), ServingTopology::alertDeadLetterTopic, openStores),
+                        encoder(serdes, Topics.FRAUD_ALERTS), e -> alertDeadLetterTopic(outputs, e), openStores),
                 Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
         alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
 
-        KStream<String, Object> customers = read(builder, serdes, Topics.CUSTOMERS, CustomerEvent::getCustomerId, "serving-customers")
+        KStream<String, Object> customers = read(builder, serdes, outputs, Topics.CUSTOMERS, CustomerEvent::getCustomerId, "serving-customers")
                 .mapValues(v -> (Object) v, Named.as("serving-customers-as-input"));
-        KStream<String, Object> orders = read(builder, serdes, Topics.ORDERS, OrderEvent::getOrderId, "serving-orders")
+        KStream<String, Object> orders = read(builder, serdes, outputs, Topics.ORDERS, OrderEvent::getOrderId, "serving-orders")
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-orders-by-customer"))
                 .repartition(Repartitioned.<String, OrderEvent>as(ServingStores.CUSTOMER_ORDERS_REPARTITION)
                         .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.ORDERS))
                         .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
                 .mapValues(v -> (Object) v, Named.as("serving-orders-as-input"));
-        KStream<String, Object> decisions = read(builder, serdes, Topics.TRANSACTION_DECISIONS,
+        KStream<String, Object> decisions = read(builder, serdes, outputs, Topics.TRANSACTION_DECISIONS,
                 TransactionDecision::getTransactionId, "serving-decisions")
                 .filter((k, v) -> v.getCustomerId() != null, Named.as("serving-decisions-with-customer"))
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-decisions-by-customer"))
@@ -150,14 +159,14 @@ public final class ServingTopology {
                                 e -> e instanceof OrderEvent ? orderEncoder.apply((OrderEvent) e)
                                         : e instanceof TransactionDecision ? decisionEncoder.apply((TransactionDecision) e)
                                         : customerEncoder.apply((CustomerEvent) e),
-                                e -> deadLetterTopic(e instanceof OrderEvent ? Topics.ORDERS
+                                e -> deadLetterTopic(outputs, e instanceof OrderEvent ? Topics.ORDERS
                                         : e instanceof TransactionDecision ? Topics.TRANSACTION_DECISIONS : Topics.CUSTOMERS), openStores),
                         Named.as("serving-customer-state"), ServingStores.CUSTOMER_STATE), "serving-customer-state");
     }
 
-    private static <V> KStream<String, V> read(StreamsBuilder builder, TopicSerdes serdes, Topic<String, V> topic,
+    private static <V> KStream<String, V> read(StreamsBuilder builder, TopicSerdes serdes, OutputTopics outputs, Topic<String, V> topic,
                                                java.util.function.Function<V, String> key, String name) {
-        return DeadLetters.readOrDeadLetter(builder, topic, serdes.valueSerde(topic).deserializer(), key, name);
+        return DeadLetters.readOrDeadLetter(builder, topic, serdes.valueSerde(topic).deserializer(), key, name, outputs);
     }
 
     private static <V extends org.apache.avro.specific.SpecificRecord> void addVersionedStore(
@@ -179,18 +188,18 @@ public final class ServingTopology {
         return v -> serializer.serialize(topic.name(), v);
     }
 
-    private static String deadLetterTopic(Topic<?, ?> topic) {
-        return Topics.deadLetterOf(topic).name();
+    private static String deadLetterTopic(OutputTopics outputs, Topic<?, ?> topic) {
+        return outputs.deadLetterOf(topic);
     }
 
-    private static String alertDeadLetterTopic(Alert alert) {
+    private static String alertDeadLetterTopic(OutputTopics outputs, Alert alert) {
         switch (alert.getCategory()) {
             case PARCEL:
-                return deadLetterTopic(Topics.PARCEL_ALERTS);
+                return deadLetterTopic(outputs, Topics.PARCEL_ALERTS);
             case MAINTENANCE:
-                return deadLetterTopic(Topics.MAINTENANCE_ALERTS);
+                return deadLetterTopic(outputs, Topics.MAINTENANCE_ALERTS);
             default:
-                return deadLetterTopic(Topics.FRAUD_ALERTS);
+                return deadLetterTopic(outputs, Topics.FRAUD_ALERTS);
         }
     }
 

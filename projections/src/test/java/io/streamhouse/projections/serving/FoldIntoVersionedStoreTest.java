@@ -28,11 +28,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FoldIntoVersionedStoreTest {
 
     private static TopologyTestDriver driver(FoldIntoVersionedStore.Fold<String, String> fold) {
+        return driver(fold, e -> Instant.ofEpochMilli(1000));
+    }
+
+    private static TopologyTestDriver driver(FoldIntoVersionedStore.Fold<String, String> fold,
+                                             java.util.function.Function<String, Instant> eventTime) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.versionedKeyValueStoreBuilder(
                 Stores.persistentVersionedKeyValueStore("s", Duration.ofDays(1)), Serdes.String(), Serdes.String()));
         ServingTopology.deadLetter(builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .process(() -> new FoldIntoVersionedStore<String, String>("s", fold, e -> Instant.ofEpochMilli(1000),
+                .process(() -> new FoldIntoVersionedStore<String, String>("s", fold, eventTime,
                         e -> e.getBytes(StandardCharsets.UTF_8), e -> "in.dlq", new OpenStores()), "s"), "test");
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fold-test");
@@ -74,6 +79,27 @@ class FoldIntoVersionedStoreTest {
             assertThat(new String(dead.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8))
                     .contains("cannot fold boom-1");
             assertThat(new String(dead.headers().lastHeader(DeadLetterHeaders.SOURCE_TOPIC).value(), StandardCharsets.UTF_8)).isEqualTo("in");
+            assertThat(dlq.isEmpty()).isTrue();
+        }
+    }
+
+    /** Events "name@epoch-millis"; the store keeps one day of history. */
+    @Test
+    void anEventOlderThanTheHistoryRetentionIsFoldedIntoTheNewestStateNotLost() {
+        try (var driver = driver((prev, key, e) -> prev == null ? e : prev + "," + e,
+                e -> Instant.ofEpochMilli(Long.parseLong(e.substring(e.indexOf('@') + 1))))) {
+            var in = driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
+            var dlq = driver.createOutputTopic("in.dlq", new StringDeserializer(), Serdes.ByteArray().deserializer());
+            long tenDays = Duration.ofDays(10).toMillis();
+            in.pipeInput("changed-long-ago", "a@1000", 1000);
+            in.pipeInput("recent", "b@" + tenDays, tenDays);
+            in.pipeInput("first-seen-now", "c@2000", tenDays);
+            in.pipeInput("changed-long-ago", "d@3000", tenDays);
+
+            VersionedKeyValueStore<String, String> store = driver.getVersionedKeyValueStore("s");
+            assertThat(store.get("first-seen-now").value()).isEqualTo("c@2000");
+            assertThat(store.get("first-seen-now").timestamp()).isEqualTo(tenDays);
+            assertThat(store.get("changed-long-ago").value()).isEqualTo("a@1000,d@3000");
             assertThat(dlq.isEmpty()).isTrue();
         }
     }

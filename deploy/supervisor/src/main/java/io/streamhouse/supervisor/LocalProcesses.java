@@ -1,4 +1,4 @@
-package io.streamhouse.broker;
+package io.streamhouse.supervisor;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;

@@ -1,4 +1,4 @@
-package io.streamhouse.broker;
+package io.streamhouse.supervisor;
 
 /**
  * A JVM shutdown hook that stops one local process, and can hand that job over to an owner that stops several

@@ -1,4 +1,4 @@
-package io.streamhouse.broker;
+package io.streamhouse.supervisor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

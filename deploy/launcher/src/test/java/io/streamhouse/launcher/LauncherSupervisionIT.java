@@ -1,0 +1,112 @@
+package io.streamhouse.launcher;
+
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.ChildStatus;
+import io.streamhouse.supervisor.StatusFile;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The bug this supervisor fixes, as a user met it: {@code ./streamhouse up}, then {@code kill -9} of the api. The
+ * launcher runs as its own JVM (as the script starts it); the kill goes through {@code ./streamhouse kill api};
+ * {@code status} must show the api restarting, then running again with one restart and its last exit, readiness
+ * must answer again, and {@code down} must leave nothing behind.
+ */
+class LauncherSupervisionIT {
+
+    @Test
+    void aKilledApiIsRestartedAndStatusFollowsIt() throws Exception {
+        Path data = Path.of("target", "launcher-supervision-it").toAbsolutePath();
+        Files.createDirectories(data);
+        Path out = data.resolveSibling("launcher-supervision-it.out");
+        String dataArg = data.toString();
+        ProcessBuilder up = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:+UseSerialGC", "-Dstreamhouse.home=" + System.getProperty("streamhouse.home"),
+                Launcher.class.getName(), "up", "--data", dataArg, "--fresh", "--no-demo", "--without", "cdc,cep",
+                "--kafka-port", "0", "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"))
+                .redirectErrorStream(true).redirectOutput(out.toFile());
+        // Through the environment, not -cp: the JDK reads at most 4 KB of another process's command line, and the
+        // pid file recognises the launcher by its main class there.
+        up.environment().put("CLASSPATH", System.getProperty("java.class.path"));
+        Process launcher = up.start();
+        List<ProcessHandle> children = new ArrayList<>();
+        try {
+            await("stack ready (see " + out + ")").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        assertThat(launcher.isAlive()).as("launcher alive; its output: " + out).isTrue();
+                        return Files.readString(out).contains("Streamhouse is ready");
+                    });
+            children.addAll(launcher.descendants().toList());
+            assertThat(Launcher.status(options("status", dataArg))).as("status exit code, all running").isZero();
+            ChildStatus api = component(data, "api");
+            assertThat(api.state()).isEqualTo(ChildState.RUNNING);
+            assertThat(api.restarts()).isZero();
+            assertThat(component(data, "broker").state()).isEqualTo(ChildState.RUNNING);
+            long killed = api.pid();
+
+            assertThat(Launcher.control(options("kill", dataArg, "api"))).isZero();
+
+            assertThat(ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            await().atMost(Duration.ofSeconds(10)).until(() -> component(data, "api").state() == ChildState.RESTARTING);
+            assertThat(Launcher.status(options("status", dataArg))).as("status exit code while the api restarts").isEqualTo(1);
+            await("api running again").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> component(data, "api").state() == ChildState.RUNNING);
+            ChildStatus again = component(data, "api");
+            assertThat(again.pid()).isNotEqualTo(killed);
+            assertThat(again.restarts()).isEqualTo(1);
+            assertThat(again.lastExit()).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(137));
+            assertThat(again.endpoint()).isEqualTo(api.endpoint());
+            HttpResponse<Void> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(again.endpoint() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
+            assertThat(ready.statusCode()).isEqualTo(200);
+            assertThat(Launcher.status(options("status", dataArg))).isZero();
+            children.addAll(launcher.descendants().toList());
+            assertThat(Files.readString(out))
+                    .contains("[supervisor] api (pid " + killed + ") died: killed by signal 9 (SIGKILL); restart 1 of 5 in 1000 ms")
+                    .contains("[supervisor] api restarted (pid " + again.pid() + ", restart 1 in all)");
+
+            assertThat(Launcher.down(options("down", dataArg))).isZero();
+            assertThat(launcher.isAlive()).isFalse();
+            await().atMost(Duration.ofSeconds(30)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+            assertThat(Launcher.status(options("status", dataArg))).as("status exit code once down").isEqualTo(3);
+        } finally {
+            // Only if an assertion failed: never leave the launcher or what it started behind (by PID). The children
+            // exit by themselves once the launcher is gone (the PostgreSQL watchdog must not be killed: it is what
+            // stops the postmaster); what is still alive after that is killed.
+            children.addAll(launcher.descendants().toList());
+            launcher.destroyForcibly();
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+            } finally {
+                children.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    private static LaunchOptions options(String... args) {
+        List<String> all = new ArrayList<>(List.of(args[0]));
+        if (args.length > 2) {
+            all.add(args[2]);
+        }
+        all.addAll(List.of("--data", args[1]));
+        return LaunchOptions.parse(all.toArray(String[]::new));
+    }
+
+    private static ChildStatus component(Path data, String name) {
+        Optional<StatusFile.Snapshot> snapshot = StatusFile.read(data.resolve(StatusFile.NAME));
+        return snapshot.orElseThrow().components().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+}

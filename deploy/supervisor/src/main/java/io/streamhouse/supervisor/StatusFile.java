@@ -1,0 +1,114 @@
+package io.streamhouse.supervisor;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code <data>/status.json}: the launcher's view of its children, rewritten after every change. Written to a
+ * temporary file and renamed over the old one, so a reader sees the previous or the next state, never a torn one.
+ * JDK only, so {@link #read} understands exactly what {@link #write} writes (one component per line), not any JSON.
+ */
+public final class StatusFile {
+    public static final String NAME = "status.json";
+
+    /** What the file holds. */
+    public record Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components) {
+    }
+
+    public static void write(Path file, Snapshot snapshot) {
+        StringBuilder json = new StringBuilder();
+        json.append("{\"launcherPid\": ").append(snapshot.launcherPid())
+                .append(", \"updatedAt\": \"").append(snapshot.updatedAt()).append("\", \"components\": [\n");
+        for (int i = 0; i < snapshot.components().size(); i++) {
+            ChildStatus c = snapshot.components().get(i);
+            json.append("  {\"name\": \"").append(escape(c.name())).append("\", \"state\": \"").append(c.state().label())
+                    .append("\", \"pid\": ").append(c.pid()).append(", \"restarts\": ").append(c.restarts())
+                    .append(", \"endpoint\": \"").append(escape(c.endpoint())).append("\", \"since\": \"").append(c.since()).append('"');
+            if (c.lastExit().isPresent()) {
+                ExitInfo exit = c.lastExit().get();
+                json.append(", \"lastExit\": {\"code\": ").append(exit.code()).append(", \"at\": \"").append(exit.at())
+                        .append("\", \"description\": \"").append(escape(exit.describe())).append("\"}");
+            }
+            json.append('}').append(i + 1 < snapshot.components().size() ? "," : "").append('\n');
+        }
+        json.append("]}\n");
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, json, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static final Pattern HEADER = Pattern.compile("\"launcherPid\": (\\d+), \"updatedAt\": \"([^\"]+)\"");
+    private static final Pattern COMPONENT = Pattern.compile("\\{\"name\": \"((?:[^\"\\\\]|\\\\.)*)\", \"state\": \"(\\w+)\", "
+            + "\"pid\": (\\d+), \"restarts\": (\\d+), \"endpoint\": \"((?:[^\"\\\\]|\\\\.)*)\", \"since\": \"([^\"]+)\""
+            + "(?:, \"lastExit\": \\{\"code\": (-?\\d+), \"at\": \"([^\"]+)\")?");
+
+    /** The snapshot in {@code file}, or empty if there is none (never started, or stopped and removed). */
+    public static Optional<Snapshot> read(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        if (lines.isEmpty()) {
+            return Optional.empty();
+        }
+        Matcher header = HEADER.matcher(lines.get(0));
+        if (!header.find()) {
+            throw new IllegalStateException(file + " is not a status file written by the launcher");
+        }
+        List<ChildStatus> components = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            Matcher m = COMPONENT.matcher(line);
+            if (m.find()) {
+                Optional<ExitInfo> exit = m.group(7) == null ? Optional.empty()
+                        : Optional.of(new ExitInfo(Integer.parseInt(m.group(7)), Instant.parse(m.group(8))));
+                components.add(new ChildStatus(unescape(m.group(1)), ChildState.valueOf(m.group(2).toUpperCase(java.util.Locale.ROOT)),
+                        Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)), exit, unescape(m.group(5)), Instant.parse(m.group(6))));
+            }
+        }
+        return Optional.of(new Snapshot(Long.parseLong(header.group(1)), Instant.parse(header.group(2)), List.copyOf(components)));
+    }
+
+    private static String escape(String s) {
+        StringBuilder out = new StringBuilder();
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                default -> out.append(ch < 0x20 ? ' ' : ch);
+            }
+        }
+        return out.toString();
+    }
+
+    private static String unescape(String s) {
+        return s.replace("\\n", "\n").replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+
+    private StatusFile() {
+    }
+}

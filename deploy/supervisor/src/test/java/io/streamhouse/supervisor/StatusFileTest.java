@@ -1,0 +1,51 @@
+package io.streamhouse.supervisor;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StatusFileTest {
+
+    @Test
+    void readsBackWhatItWroteAndReplacesTheFileWhole(@TempDir Path dir) {
+        Path file = dir.resolve(StatusFile.NAME);
+        Instant t = Instant.parse("2026-12-02T01:02:03.456Z");
+        var snapshot = new StatusFile.Snapshot(42, t, List.of(
+                new ChildStatus("broker", ChildState.RUNNING, 100, 0, Optional.empty(), "127.0.0.1:9092", t),
+                new ChildStatus("api", ChildState.RESTARTING, 101, 3, Optional.of(new ExitInfo(137, t.plusSeconds(1))),
+                        "http://127.0.0.1:8082", t.plusSeconds(2)),
+                new ChildStatus("odd \"name\"", ChildState.FAILED, 0, 5, Optional.of(new ExitInfo(1, t)), "", t)));
+
+        StatusFile.write(file, snapshot);
+        assertThat(StatusFile.read(file)).contains(snapshot);
+        assertThat(StatusFile.read(dir.resolve("none.json"))).isEmpty();
+
+        var next = new StatusFile.Snapshot(42, t.plusSeconds(5), List.of(snapshot.components().get(0)));
+        StatusFile.write(file, next);
+        assertThat(StatusFile.read(file)).contains(next);
+        assertThat(dir.resolve(StatusFile.NAME + ".tmp")).doesNotExist();
+        assertThat(file).content().contains("\"broker\"").doesNotContain("\"lastExit\"").doesNotContain("restarting");
+    }
+
+    @Test
+    void exitDescriptionsNameTheSignal() {
+        assertThat(new ExitInfo(137, Instant.EPOCH).describe()).isEqualTo("killed by signal 9 (SIGKILL)");
+        assertThat(new ExitInfo(143, Instant.EPOCH).describe()).isEqualTo("killed by signal 15 (SIGTERM)");
+        assertThat(new ExitInfo(1, Instant.EPOCH).describe()).isEqualTo("exit code 1");
+        assertThat(Files.exists(Path.of("."))).isTrue();
+    }
+
+    @Test
+    void backoffDoublesUpToItsCeiling() {
+        RestartPolicy policy = RestartPolicy.LAUNCHER;
+        assertThat(List.of(1, 2, 3, 4, 5, 6, 7).stream().map(policy::backoff).map(java.time.Duration::toSeconds).toList())
+                .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L);
+    }
+}

@@ -1,0 +1,382 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ./streamhouse replay rebuild|promote|discard}: rebuilds the api's Streams applications into a shadow up to a
+ * cut and verifies it against live. Exit codes: 0 equal (or done), 1 divergent, 2 usage or bad input, 3 environment
+ * (no stack, broker or registry not answering, live not at the cut, the shadow failed or timed out).
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, version = "replay 0.1",
+        description = "Rebuild the api's Kafka Streams state from the log into a shadow and prove it equals live.",
+        subcommands = {ReplayCli.Rebuild.class, ReplayCli.Promote.class, ReplayCli.Discard.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:equal (rebuild) or done (promote, discard)", "1:the shadow diverges from live",
+                "2:usage or bad input (unknown projection, existing or missing shadow)",
+                "3:environment (no running stack, broker or registry not answering, live behind the cut, shadow failed)"})
+public final class ReplayCli implements Callable<Integer> {
+    public static final int EQUAL = 0, DIVERGENT = 1, BAD_INPUT = 2, ENVIRONMENT = 3;
+    /** The serving application id the launcher hands the api, written by {@code replay promote}. */
+    public static final String SERVING_ID_FILE = "serving-application-id";
+    private static final Pattern SHADOW_ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,39}");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+    private PrintStream out = System.out;
+    private PrintStream err = System.err;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return BAD_INPUT;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        ReplayCli root = new ReplayCli();
+        root.out = out;
+        root.err = err;
+        CommandLine cli = new CommandLine(root);
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof BadInput) {
+                commandLine.getErr().println("replay: " + e.getMessage());
+                return BAD_INPUT;
+            }
+            if (e instanceof Endpoints.EnvironmentException) {
+                commandLine.getErr().println("replay: " + e.getMessage());
+                return ENVIRONMENT;
+            }
+            commandLine.getErr().println("replay: failed: " + e);
+            return ENVIRONMENT;
+        });
+        return cli.execute(args);
+    }
+
+    /** Bad input: exit 2 with the message. */
+    static final class BadInput extends RuntimeException {
+        BadInput(String message) {
+            super(message);
+        }
+    }
+
+    /** Where the running stack is. */
+    static final class Stack {
+        @Option(names = "--data", description = "the stack's data directory (default: ./.streamhouse)")
+        Path data;
+        @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (default: from the data directory)")
+        String bootstrap;
+        @Option(names = "--registry-url", description = "schema registry URL (default: from the data directory)")
+        String registry;
+
+        Path data() {
+            return data != null ? data.toAbsolutePath().normalize()
+                    : Path.of(System.getProperty("streamhouse.home", ".")).resolve(".streamhouse").toAbsolutePath().normalize();
+        }
+
+        Endpoints endpoints() {
+            return Endpoints.resolve(bootstrap, registry, data());
+        }
+
+        /** An admin client, once the broker answered (else exit 3 at once instead of long client timeouts). */
+        Admin admin(Endpoints endpoints) {
+            Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers(),
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+            try {
+                admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
+                return admin;
+            } catch (Exception e) {
+                admin.close(Duration.ZERO);
+                throw new Endpoints.EnvironmentException("the Kafka broker at " + endpoints.bootstrapServers() + " does not answer: " + e);
+            }
+        }
+
+        /** The live serving application id: what the last promote chose, else the default. */
+        String liveServingId() throws IOException {
+            Path file = data().resolve(SERVING_ID_FILE);
+            return Files.isRegularFile(file) ? Files.readString(file).trim() : Target.SERVING.defaultLiveApplicationId();
+        }
+
+        static void requireRegistry(Endpoints endpoints) {
+            try {
+                HttpResponse<Void> answer = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
+                        .send(HttpRequest.newBuilder(URI.create(endpoints.registryUrl() + "/subjects")).timeout(Duration.ofSeconds(5))
+                                .GET().build(), HttpResponse.BodyHandlers.discarding());
+                if (answer.statusCode() != 200) {
+                    throw new Endpoints.EnvironmentException("the schema registry at " + endpoints.registryUrl() + " answered "
+                            + answer.statusCode());
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                throw new Endpoints.EnvironmentException("the schema registry at " + endpoints.registryUrl() + " does not answer: " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    static String requireShadowId(String id) {
+        if (!SHADOW_ID.matcher(id).matches()) {
+            throw new BadInput("a shadow id is 1-40 lower-case letters, digits and dashes, not '" + id + "'");
+        }
+        return id;
+    }
+
+
+    @Command(name = "rebuild", mixinStandardHelpOptions = true,
+            description = "Rebuild serving, decisions or all into a shadow from offset 0 to the cut (the inputs' ends now), "
+                    + "then compare it with live.")
+    static final class Rebuild implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        ReplayCli parent;
+        @Mixin
+        Stack stack;
+        @Parameters(paramLabel = "<serving|decisions|all>", description = "what to rebuild")
+        String what;
+        @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
+        String id;
+        @Option(names = "--json", description = "print the summary as JSON on stdout (and no progress)")
+        boolean json;
+        @Option(names = "--timeout", defaultValue = "600", description = "seconds the rebuild may take (default ${DEFAULT-VALUE})")
+        int timeoutSeconds;
+        @Option(names = "--live-timeout", defaultValue = "60", description = "seconds to wait for live to reach the cut (default ${DEFAULT-VALUE})")
+        int liveTimeoutSeconds;
+        @Option(names = "--max-diffs", defaultValue = "20", description = "differing keys listed per store (all are counted)")
+        int maxDiffs;
+        @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
+        String servingAppId;
+        @Option(names = "--decisions-app-id", defaultValue = "streamhouse-api", description = "live decision application id")
+        String decisionsAppId;
+
+        @Override
+        public Integer call() throws Exception {
+            List<Target> targets = "all".equalsIgnoreCase(what.trim()) ? List.of(Target.DECISIONS, Target.SERVING) : List.of(parse(what));
+            String shadowId = requireShadowId(id != null ? id
+                    : DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+            if (maxDiffs < 0 || timeoutSeconds < 1 || liveTimeoutSeconds < 1) {
+                throw new BadInput("--max-diffs must be 0 or more, --timeout and --live-timeout at least 1");
+            }
+            PrintStream out = parent.out;
+            Endpoints endpoints = stack.endpoints();
+            Stack.requireRegistry(endpoints);
+            Path record = Records.file(stack.data(), shadowId);
+            Duration timeout = Duration.ofSeconds(timeoutSeconds);
+            try (Admin admin = stack.admin(endpoints);
+                 CachingSchemaRegistryClient registry = new CachingSchemaRegistryClient(endpoints.registryUrl())) {
+                TopicSerdes serdes = new RegistryTopicSerdes(registry);
+                for (Target target : targets) {
+                    String app = target.shadowApplicationId(shadowId);
+                    if (Files.exists(record) || Groups.exists(admin, app) || !Groups.topicsWithPrefix(admin, app + "-").isEmpty()
+                            || !Groups.topicsWithPrefix(admin, app + ".").isEmpty()) {
+                        throw new BadInput("the shadow '" + shadowId + "' already exists (" + app + "): choose another --id, or "
+                                + "./streamhouse replay discard " + shadowId);
+                    }
+                    if (!Groups.exists(admin, liveId(target))) {
+                        throw new Endpoints.EnvironmentException("the live application " + liveId(target) + " has no consumer group on "
+                                + endpoints.bootstrapServers() + ": is the api running? (--" + target.label() + "-app-id)");
+                    }
+                }
+                Progress progress = json ? Progress.none() : Progress.to(parent.err, System.console() != null);
+                Instant began = Instant.now();
+                List<Report.TargetReport> reports = new ArrayList<>();
+                for (Target target : targets) {
+                    reports.add(rebuild(target, shadowId, admin, endpoints, serdes, timeout, progress, out));
+                }
+                long divergences = reports.stream().mapToLong(Report.TargetReport::divergences).sum();
+                Report.Summary summary = new Report.Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
+                        Duration.between(began, Instant.now()).toMillis(), reports);
+                Records.write(record, summary);
+                if (json) {
+                    out.println(Records.JSON.writeValueAsString(summary));
+                } else {
+                    Records.print(summary, out);
+                }
+                return divergences == 0 ? EQUAL : DIVERGENT;
+            }
+        }
+
+        private String liveId(Target target) throws IOException {
+            return switch (target) {
+                case SERVING -> servingAppId != null ? servingAppId : stack.liveServingId();
+                case DECISIONS -> decisionsAppId;
+            };
+        }
+
+        private Report.TargetReport rebuild(Target target, String shadowId, Admin admin, Endpoints endpoints, TopicSerdes serdes,
+                                            Duration timeout, Progress progress, PrintStream out) throws Exception {
+            String liveId = liveId(target), shadowApp = target.shadowApplicationId(shadowId);
+            Cut cut = Cut.take(admin, target.inputTopics());
+            if (!json) {
+                out.printf(Locale.ROOT, "%s: cut at the inputs' ends now, %,d offsets on %d partitions; shadow %s%n", target.label(),
+                        cut.span(), cut.offsets().size(), shadowApp);
+            }
+            // Live at the cut: live has committed the cut on every input (it may have gone further if input flows).
+            if (!Groups.awaitCaughtUp(admin, liveId, cut, target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
+                    left -> { }, () -> false)) {
+                throw new Endpoints.EnvironmentException("the live application " + liveId + " has not reached the cut within "
+                        + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");
+            }
+            Path stateDir = stack.data().resolve("replay").resolve("state");
+            Files.createDirectories(stateDir);
+            ShadowRun.Result result = ShadowRun.run(target, shadowApp, cut, admin, endpoints.bootstrapServers(), serdes, stateDir,
+                    timeout, progress);
+            Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
+            Verify.Side live = new Verify.Side(liveId, OutputTopics.LIVE);
+            Verify.Side shadow = new Verify.Side(shadowApp, Target.shadowOutputs(shadowApp));
+            List<Report.StoreReport> stores = target.stores().stream().map(s -> verify.compare(s, live, shadow)).toList();
+            Report.DecisionReport decisions = target == Target.DECISIONS ? verify.compareDecisions(cut, live, shadow) : null;
+            long divergences = stores.stream().mapToLong(Report.StoreReport::divergentKeys).sum()
+                    + (decisions == null ? 0 : decisions.divergent());
+            Map<String, Long> cutView = new TreeMap<>();
+            cut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
+            return new Report.TargetReport(target.label(), liveId, shadowApp, result.events(), result.dropped(),
+                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, divergences);
+        }
+
+        private static Target parse(String raw) {
+            try {
+                return Target.parse(raw);
+            } catch (IllegalArgumentException e) {
+                throw new BadInput(e.getMessage());
+            }
+        }
+    }
+
+    @Command(name = "promote", mixinStandardHelpOptions = true,
+            description = "Serve from a rebuilt serving shadow from the api's next start (serving only: decisions are not served state).")
+    static final class Promote implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        ReplayCli parent;
+        @Mixin
+        Stack stack;
+        @Parameters(paramLabel = "<shadow id>")
+        String id;
+        @Option(names = "--force", description = "promote even though the rebuild diverged from live")
+        boolean force;
+
+        @Override
+        public Integer call() throws Exception {
+            String shadowId = requireShadowId(id);
+            Path record = Records.file(stack.data(), shadowId);
+            if (!Files.isRegularFile(record)) {
+                throw new BadInput("no rebuild '" + shadowId + "' in " + record.getParent() + ": run ./streamhouse replay rebuild serving --id " + shadowId);
+            }
+            Report.Summary summary = Records.JSON.readValue(record.toFile(), Report.Summary.class);
+            String app = Target.SERVING.shadowApplicationId(shadowId);
+            if (summary.targets().stream().noneMatch(t -> t.shadowApplicationId().equals(app))) {
+                throw new BadInput("the rebuild '" + shadowId + "' has no serving shadow: only serving can be promoted "
+                        + "(decisions are a log, not served state)");
+            }
+            if (!"EQUAL".equals(summary.result()) && !force) {
+                throw new BadInput("the rebuild '" + shadowId + "' diverged from live (" + summary.divergences()
+                        + " divergences): fix the cause, or --force to serve it anyway");
+            }
+            Endpoints endpoints = stack.endpoints();
+            try (Admin admin = stack.admin(endpoints)) {
+                if (Groups.topicsWithPrefix(admin, app + "-").isEmpty()) {
+                    throw new BadInput("the shadow " + app + " has no changelogs on " + endpoints.bootstrapServers() + " (discarded?)");
+                }
+            }
+            String previous = stack.liveServingId();
+            Files.writeString(stack.data().resolve(SERVING_ID_FILE), app + "\n");
+            parent.out.println("Promoted: the api serves from " + app + " from its next start (was " + previous + ").");
+            parent.out.println("It restores the shadow's stores from their changelogs and continues from the shadow's offsets (the cut).");
+            parent.out.println("Restart the api now: ./streamhouse restart api (a stopped stack serves it at its next up).");
+            parent.out.println("The previous state (" + previous + ") stays until its topics and group are deleted.");
+            return EQUAL;
+        }
+    }
+
+    @Command(name = "discard", mixinStandardHelpOptions = true, description = "Delete a shadow's topics, consumer groups, state and record.")
+    static final class Discard implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        ReplayCli parent;
+        @Mixin
+        Stack stack;
+        @Parameters(paramLabel = "<shadow id>")
+        String id;
+
+        @Override
+        public Integer call() throws Exception {
+            String shadowId = requireShadowId(id);
+            String serving = stack.liveServingId();
+            Endpoints endpoints = stack.endpoints();
+            try (Admin admin = stack.admin(endpoints)) {
+                List<String> topics = new ArrayList<>();
+                List<String> groups = new ArrayList<>();
+                for (Target target : Target.values()) {
+                    String app = target.shadowApplicationId(shadowId);
+                    if (app.equals(serving)) {
+                        throw new BadInput(app + " is serving now (promoted): promote another shadow first");
+                    }
+                    topics.addAll(Groups.topicsWithPrefix(admin, app + "-"));
+                    topics.addAll(Groups.topicsWithPrefix(admin, app + "."));
+                    if (Groups.exists(admin, app)) {
+                        groups.add(app);
+                    }
+                    deleteRecursively(stack.data().resolve("replay").resolve("state").resolve(app));
+                }
+                Path record = Records.file(stack.data(), shadowId);
+                if (topics.isEmpty() && groups.isEmpty() && !Files.exists(record)) {
+                    throw new BadInput("no shadow '" + shadowId + "' on " + endpoints.bootstrapServers());
+                }
+                if (!groups.isEmpty()) {
+                    admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
+                }
+                if (!topics.isEmpty()) {
+                    admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
+                }
+                Files.deleteIfExists(record);
+                parent.out.printf(Locale.ROOT, "Discarded shadow %s: %d topics, %d consumer groups, its state and record.%n",
+                        shadowId, topics.size(), groups.size());
+                return EQUAL;
+            }
+        }
+
+        private static void deleteRecursively(Path dir) throws IOException {
+            if (!Files.exists(dir)) {
+                return;
+            }
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

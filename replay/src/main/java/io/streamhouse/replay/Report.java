@@ -1,0 +1,36 @@
+package io.streamhouse.replay;
+
+import java.util.List;
+import java.util.Map;
+
+/** What a rebuild found, as printed and as the {@code --json} summary. */
+final class Report {
+    /** One key (or transaction id) whose two sides differ; a side that lacks it is null. */
+    record Difference(String key, String live, String shadow, String reason) {
+    }
+
+    record PartitionDigest(int partition, int liveKeys, int shadowKeys, String liveDigest, String shadowDigest) {
+        boolean equal() {
+            return liveKeys == shadowKeys && liveDigest.equals(shadowDigest);
+        }
+    }
+
+    /** @param differences at most {@code --max-diffs} of the {@code divergentKeys} */
+    record StoreReport(String store, List<PartitionDigest> partitions, long keys, long divergentKeys, List<Difference> differences) {
+    }
+
+    record DecisionReport(long transactions, long divergent, long differentRuleSetVersion, List<Difference> differences) {
+    }
+
+    record TargetReport(String target, String liveApplicationId, String shadowApplicationId, long events, long droppedPastCut,
+                        long durationMs, double eventsPerSecond, Map<String, Long> cut, List<StoreReport> stores,
+                        DecisionReport decisions, long divergences) {
+    }
+
+    /** @param result EQUAL (exit 0) or DIVERGENT (exit 1) */
+    record Summary(String shadowId, String result, long divergences, long durationMs, List<TargetReport> targets) {
+    }
+
+    private Report() {
+    }
+}

@@ -1,0 +1,146 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.TopicSerdes;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyConfig;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs one target's live topology under a shadow application id from offset 0 to a cut, with the shadow's own output
+ * topics, then stops. Afterwards the shadow's changelogs hold its stores, and its group's committed offsets are
+ * exactly the cut on every input partition (the consumer may have read past the cut; those records were dropped by
+ * {@link CutFilter} and the offsets are set back), so a promoted shadow continues from the cut without a gap.
+ */
+final class ShadowRun {
+
+    /** @param events records applied (before the cut); dropped: records read past the cut and not applied */
+    record Result(String applicationId, Duration duration, long events, long dropped) {
+        double eventsPerSecond() {
+            return duration.isZero() ? 0 : events * 1000.0 / duration.toMillis();
+        }
+    }
+
+    static Result run(Target target, String shadowApplicationId, Cut cut, Admin admin, String bootstrap, TopicSerdes serdes,
+                      Path stateDir, Duration timeout, Progress progress) throws InterruptedException {
+        createOutputs(admin, target, shadowApplicationId);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, shadowApplicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        // As live: the shadow's changelogs and outputs are committed together with its input offsets.
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CutFilter.class.getName());
+        props.put(CutFilter.CUT_CONFIG, cut.encode());
+        // Throughput over latency: nobody waits on a shadow's single records.
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        props.putIfAbsent(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
+        StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
+        target.addTo(builder, Target.shadowOutputs(shadowApplicationId), serdes);
+        KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        streams.setUncaughtExceptionHandler(e -> {
+            failure.compareAndSet(null, e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        CutFilter.Counts counts = CutFilter.countsOf(shadowApplicationId);
+        Instant began = Instant.now();
+        long span = Math.max(1, cut.span());
+        boolean caughtUp;
+        streams.start();
+        try {
+            caughtUp = Groups.awaitCaughtUp(admin, shadowApplicationId, cut, target.repartitionTopics(shadowApplicationId), timeout,
+                    left -> progress.update(target.label(), span - Math.min(span, left), span, counts.applied().sum(),
+                            Duration.between(began, Instant.now())),
+                    () -> failure.get() != null || streams.state() == KafkaStreams.State.ERROR
+                            || streams.state() == KafkaStreams.State.PENDING_ERROR);
+        } finally {
+            streams.close(Duration.ofSeconds(30));
+        }
+        Duration took = Duration.between(began, Instant.now());
+        if (failure.get() != null) {
+            throw new IllegalStateException("the shadow " + shadowApplicationId + " failed: " + failure.get(), failure.get());
+        }
+        if (!caughtUp) {
+            throw new Endpoints.EnvironmentException("the shadow " + shadowApplicationId + " did not reach the cut within "
+                    + timeout.toSeconds() + " s (--timeout)");
+        }
+        resetToCut(admin, shadowApplicationId, cut);
+        streams.cleanUp();
+        progress.done(target.label(), counts.applied().sum(), took);
+        return new Result(shadowApplicationId, took, counts.applied().sum(), counts.dropped().sum());
+    }
+
+    /** The shadow's copies of the live outputs, created as the live ones are (Streams creates only its internal topics). */
+    private static void createOutputs(Admin admin, Target target, String shadowApplicationId) {
+        var outputs = Target.shadowOutputs(shadowApplicationId);
+        List<NewTopic> topics = target.liveOutputs().stream()
+                .map((Topic<?, ?> t) -> new NewTopic(outputs.of(t.name()), t.partitions(), (short) -1).configs(t.configs()))
+                .toList();
+        try {
+            admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new Endpoints.EnvironmentException("cannot create the shadow's topics: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets the shadow's input offsets back to the cut where it read past it, once its closed member is out of the group. */
+    private static void resetToCut(Admin admin, String groupId, Cut cut) throws InterruptedException {
+        Map<TopicPartition, Long> committed = Groups.committed(admin, groupId);
+        Map<TopicPartition, OffsetAndMetadata> reset = new HashMap<>();
+        cut.offsets().forEach((tp, end) -> {
+            Long at = committed.get(tp);
+            if (at == null || at != end.longValue()) {
+                reset.put(tp, new OffsetAndMetadata(end));
+            }
+        });
+        if (reset.isEmpty()) {
+            return;
+        }
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (true) {
+            try {
+                // Streams does not leave its group on close (and leaveGroup only removes static members): the group
+                // keeps the closed member until its session times out, and refuses offsets from outside until then.
+                admin.removeMembersFromConsumerGroup(groupId, new RemoveMembersFromConsumerGroupOptions()).all()
+                        .get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // no member left to remove, or not yet: the alter below says whether the group is empty
+            }
+            try {
+                admin.alterConsumerGroupOffsets(groupId, reset).all().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // The group may still show the closed member for a moment.
+                if (Instant.now().isAfter(deadline)) {
+                    throw new Endpoints.EnvironmentException("cannot set the shadow's offsets to the cut: " + e.getMessage(), e);
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    private ShadowRun() {
+    }
+}

@@ -1,0 +1,130 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.detection.decision.DecisionTopology;
+import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.state.CardActivity;
+import io.streamhouse.domain.state.CustomerProfile;
+import io.streamhouse.domain.state.CustomerState;
+import io.streamhouse.domain.state.ParcelScanEntry;
+import io.streamhouse.domain.state.ParcelTracking;
+import io.streamhouse.domain.state.SubjectAlerts;
+import io.streamhouse.domain.state.VehicleHealth;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.projections.serving.OpenStores;
+import io.streamhouse.projections.serving.ServingStores;
+import io.streamhouse.projections.serving.ServingTopology;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.StreamsBuilder;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code replay rebuild} can rebuild: one of the api's two Kafka Streams applications, built by the same pure
+ * function the api uses, with its stream inputs (what the cut covers), the outputs a shadow gets copies of, and the
+ * stores compared with live.
+ */
+public enum Target {
+    /** The serving projections (api's {@code ServingStreams}): parcels, vehicles, alerts, customers. */
+    SERVING("streamhouse-serving",
+            List.of(Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY, Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS,
+                    Topics.MAINTENANCE_ALERTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.TRANSACTION_DECISIONS),
+            List.of(),
+            List.of(new Store(ServingStores.PARCEL_TRACKING, true, ParcelTracking.class),
+                    new Store(ServingStores.PARCEL_SCANS, false, ParcelScanEntry.class),
+                    new Store(ServingStores.VEHICLE_HEALTH, true, VehicleHealth.class),
+                    new Store(ServingStores.SUBJECT_ALERTS, true, SubjectAlerts.class),
+                    new Store(ServingStores.ALERT_FEED, false, Alert.class),
+                    new Store(ServingStores.CUSTOMER_STATE, true, CustomerState.class))),
+    /** The decision topology (the api's Quarkus Streams application): decisions, card activity, profiles. */
+    DECISIONS("streamhouse-api",
+            List.of(Topics.CUSTOMERS, Topics.REVIEW_OUTCOMES, Topics.TRANSACTION_REQUESTS),
+            List.of(Topics.TRANSACTION_DECISIONS, Topics.CUSTOMER_PROFILES, Topics.FRAUD_ALERTS),
+            List.of(new Store(DecisionTopology.CARD_ACTIVITY_STORE, false, CardActivity.class),
+                    new Store(DecisionTopology.CUSTOMER_PROFILE_STORE, false, CustomerProfile.class)));
+
+    /** A store compared key by key; {@code versioned} stores answer the version with the newest timestamp. */
+    public record Store(String name, boolean versioned, Class<? extends SpecificRecord> valueType) {
+        public String changelog(String applicationId) {
+            return applicationId + "-" + name + "-changelog";
+        }
+    }
+
+    private final String liveApplicationId;
+    private final List<Topic<String, ?>> inputs;
+    private final List<Topic<String, ?>> outputs;
+    private final List<Store> stores;
+
+    Target(String liveApplicationId, List<Topic<String, ?>> inputs, List<Topic<String, ?>> outputs, List<Store> stores) {
+        this.liveApplicationId = liveApplicationId;
+        this.inputs = inputs;
+        this.outputs = outputs;
+        this.stores = stores;
+    }
+
+    public static Target parse(String raw) {
+        try {
+            return valueOf(raw.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown projection '" + raw + "': choose serving, decisions or all");
+        }
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The api's application id for this target (serving's can be changed by {@code replay promote}). */
+    public String defaultLiveApplicationId() {
+        return liveApplicationId;
+    }
+
+    /** Named after the default live id, so a shadow's name does not grow with every promotion. */
+    public String shadowApplicationId(String shadowId) {
+        return liveApplicationId + "-shadow-" + shadowId;
+    }
+
+    /** Where a shadow writes: its application id and a dot before each live output's name. */
+    public static OutputTopics shadowOutputs(String shadowApplicationId) {
+        return new OutputTopics(shadowApplicationId + ".");
+    }
+
+    public List<String> inputTopics() {
+        return inputs.stream().map(Topic::name).toList();
+    }
+
+    /** The topics a shadow writes to (outputs and dead letters), as the live ones they copy. */
+    public List<Topic<?, ?>> liveOutputs() {
+        List<Topic<?, ?>> all = new ArrayList<>(outputs);
+        inputs.forEach(t -> all.add(Topics.deadLetterOf(t)));
+        return all;
+    }
+
+    /** The application's repartition topics (Streams names them {@code <application id>-<name>-repartition}). */
+    public List<String> repartitionTopics(String applicationId) {
+        return switch (this) {
+            case SERVING -> List.of(applicationId + "-" + ServingStores.CUSTOMER_ORDERS_REPARTITION + "-repartition",
+                    applicationId + "-" + ServingStores.CUSTOMER_DECISIONS_REPARTITION + "-repartition");
+            case DECISIONS -> List.of();
+        };
+    }
+
+    public List<Store> stores() {
+        return stores;
+    }
+
+    /** Adds the live topology, writing to {@code outputs}, to {@code builder}: the api's own pure builders. */
+    public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes) {
+        switch (this) {
+            case SERVING -> ServingTopology.addTo(builder, new ServingTopology.Config(ServingStores.DEFAULT_HISTORY_RETENTION,
+                    ServingStores.DEFAULT_HISTORY_SEGMENT, outputs), serdes, new OpenStores());
+            // The clock only stamps the informational latency and recordedAt, which the comparison leaves out.
+            case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs), serdes);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.streamhouse.replay;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Reads topics from their beginning to an end (by default the last stable offsets when the read starts), read_committed,
+ * with no consumer group: nothing is committed, so reading live topics never disturbs live readers.
+ */
+final class TopicReader {
+    private final String bootstrap;
+    private final Admin admin;
+    private final Duration timeout;
+
+    TopicReader(String bootstrap, Admin admin, Duration timeout) {
+        this.bootstrap = bootstrap;
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    Map<TopicPartition, Long> ends(String topic) {
+        return Groups.ends(admin, List.of(topic));
+    }
+
+    void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        read(Groups.ends(admin, List.of(topic)), handler);
+    }
+
+    /** Every committed record of the partitions of {@code ends} before their end offset. */
+    void read(Map<TopicPartition, Long> ends, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(ends.keySet());
+            consumer.seekToBeginning(ends.keySet());
+            Instant deadline = Instant.now().plus(timeout);
+            Map<TopicPartition, Long> open = new HashMap<>(ends);
+            while (true) {
+                open.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+                if (open.isEmpty()) {
+                    return;
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new Endpoints.EnvironmentException("reading " + open.keySet() + " did not reach the end within "
+                            + timeout.toSeconds() + " s");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    Long end = ends.get(new TopicPartition(r.topic(), r.partition()));
+                    if (end != null && r.offset() < end) {
+                        handler.accept(r);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Compares two runs of one target (live and a shadow, or two shadows): each store key by key, read from both sides'
+ * changelogs, with an order-independent digest per partition; decisions by transaction id, every field but the
+ * informational latency and the decider's wall-clock {@code recordedAt}.
+ */
+final class Verify {
+
+    /** One run of a target: its application id (changelogs) and where it wrote its outputs. */
+    record Side(String applicationId, OutputTopics outputs) {
+    }
+
+    private final TopicReader reader;
+    private final TopicSerdes serdes;
+    private final int maxDifferences;
+
+    Verify(TopicReader reader, TopicSerdes serdes, int maxDifferences) {
+        this.reader = reader;
+        this.serdes = serdes;
+        this.maxDifferences = maxDifferences;
+    }
+
+    StoreState read(Target.Store store, String applicationId) {
+        String changelog = store.changelog(applicationId);
+        var ends = reader.ends(changelog);
+        StoreState state = new StoreState(store.versioned(), ends.size());
+        reader.read(ends, r -> state.apply(r.partition(), r.key(), r.value(), r.timestamp()));
+        return state;
+    }
+
+    Report.StoreReport compare(Target.Store store, Side live, Side shadow) {
+        var liveContents = read(store, live.applicationId()).contents();
+        var shadowContents = read(store, shadow.applicationId()).contents();
+        Deserializer<?> decoder = serdes.stateSerde(store.valueType()).deserializer();
+        String changelog = store.changelog(live.applicationId());
+        List<Report.PartitionDigest> digests = new ArrayList<>();
+        List<Report.Difference> differences = new ArrayList<>();
+        long divergent = 0, keys = 0;
+        Set<Integer> partitions = new TreeSet<>(liveContents.keySet());
+        partitions.addAll(shadowContents.keySet());
+        for (int p : partitions) {
+            Map<String, byte[]> l = liveContents.getOrDefault(p, Map.of()), s = shadowContents.getOrDefault(p, Map.of());
+            var digest = new Report.PartitionDigest(p, l.size(), s.size(), StoreState.digest(l), StoreState.digest(s));
+            digests.add(digest);
+            keys += l.size();
+            if (digest.equal()) {
+                continue;
+            }
+            Set<String> all = new TreeSet<>(l.keySet());
+            all.addAll(s.keySet());
+            for (String key : all) {
+                byte[] a = l.get(key), b = s.get(key);
+                if (a != null && b != null && java.util.Arrays.equals(a, b)) {
+                    continue;
+                }
+                divergent++;
+                if (differences.size() < maxDifferences) {
+                    differences.add(new Report.Difference(key, show(decoder, changelog, a), show(decoder, changelog, b),
+                            a == null ? "only in the shadow" : b == null ? "only in live" : "values differ"));
+                }
+            }
+        }
+        return new Report.StoreReport(store.name(), digests, keys, divergent, differences);
+    }
+
+    private static String show(Deserializer<?> decoder, String topic, byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return String.valueOf(decoder.deserialize(topic, value));
+        } catch (RuntimeException e) {
+            return "unreadable (" + e.getMessage() + "): " + java.util.HexFormat.of().formatHex(value);
+        }
+    }
+
+    /**
+     * Decisions of the requests before the cut, by transaction id. Requests that were dead-lettered have no decision
+     * on either side; a side with two decisions for one transaction id differs even if both are alike.
+     */
+    Report.DecisionReport compareDecisions(Cut cut, Side live, Side shadow) {
+        Deserializer<TransactionAuthorizationRequested> requests = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
+        Set<String> transactions = new HashSet<>();
+        Map<TopicPartition, Long> requestEnds = new HashMap<>();
+        cut.offsets().forEach((tp, end) -> {
+            if (tp.topic().equals(Topics.TRANSACTION_REQUESTS.name())) {
+                requestEnds.put(tp, end);
+            }
+        });
+        reader.read(requestEnds, r -> {
+            try {
+                transactions.add(requests.deserialize(r.topic(), r.value()).getTransactionId());
+            } catch (RuntimeException unreadable) {
+                // dead-lettered by both sides: no decision to compare
+            }
+        });
+        Map<String, List<TransactionDecision>> a = decisions(live.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions);
+        Map<String, List<TransactionDecision>> b = decisions(shadow.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions);
+        Set<String> ids = new TreeSet<>(a.keySet());
+        ids.addAll(b.keySet());
+        long divergent = 0, ruleSets = 0;
+        List<Report.Difference> differences = new ArrayList<>();
+        for (String id : ids) {
+            List<TransactionDecision> x = a.getOrDefault(id, List.of()), y = b.getOrDefault(id, List.of());
+            if (x.equals(y) && x.size() == 1) {
+                continue;
+            }
+            divergent++;
+            String reason;
+            if (x.size() != 1 || y.size() != 1) {
+                reason = "decisions: " + x.size() + " live, " + y.size() + " shadow";
+            } else if (x.get(0).getRuleSetVersion() != y.get(0).getRuleSetVersion()) {
+                ruleSets++;
+                reason = "rule set v" + x.get(0).getRuleSetVersion() + " live, v" + y.get(0).getRuleSetVersion()
+                        + " shadow: the shadow's rules global table starts at the latest rules, live used those in force then";
+            } else {
+                reason = "decisions differ (same rule set: card activity, customer profile or fraud alert seen differently)";
+            }
+            if (differences.size() < maxDifferences) {
+                differences.add(new Report.Difference(id, x.isEmpty() ? null : x.toString(), y.isEmpty() ? null : y.toString(), reason));
+            }
+        }
+        return new Report.DecisionReport(transactions.size(), divergent, ruleSets, differences);
+    }
+
+    /** The decisions on {@code topic} of the given transactions, without the fields a rerun may not reproduce. */
+    private Map<String, List<TransactionDecision>> decisions(String topic, Set<String> transactions) {
+        Deserializer<TransactionDecision> decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
+        Map<String, List<TransactionDecision>> byId = new LinkedHashMap<>();
+        reader.readAll(topic, r -> {
+            TransactionDecision d;
+            try {
+                d = decoder.deserialize(r.topic(), r.value());
+            } catch (RuntimeException unreadable) {
+                return;
+            }
+            if (transactions.contains(d.getTransactionId())) {
+                byId.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>()).add(comparable(d));
+            }
+        });
+        return new TreeMap<>(byId);
+    }
+
+    /** The decider's wall clock (latency, recordedAt) is informational: a rerun cannot and need not reproduce it. */
+    static TransactionDecision comparable(TransactionDecision d) {
+        TransactionDecision copy = TransactionDecision.newBuilder(d).setDecisionLatencyMillis(0).build();
+        copy.getEnvelope().setRecordedAt(copy.getEnvelope().getOccurredAt());
+        return copy;
+    }
+}

@@ -1,0 +1,401 @@
+package io.streamhouse.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.streamhouse.detection.decision.DecisionTopology;
+import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.domain.decision.DefaultRules;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.state.ParcelTracking;
+import io.streamhouse.domain.testdata.Hubs;
+import io.streamhouse.domain.testdata.SampleEvents;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import io.streamhouse.loadtests.generator.EventKind;
+import io.streamhouse.loadtests.generator.GeneratedEvent;
+import io.streamhouse.loadtests.generator.Generation;
+import io.streamhouse.loadtests.generator.Generator;
+import io.streamhouse.loadtests.generator.GeneratorConfig;
+import io.streamhouse.loadtests.generator.KafkaSink;
+import io.streamhouse.platform.EmbeddedPlatform;
+import io.streamhouse.platform.SharedPlatform;
+import io.streamhouse.platform.junit.WithStreamhousePlatform;
+import io.streamhouse.projections.serving.ServingStores;
+import io.streamhouse.projections.serving.ServingTopology;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The replay CLI against the shared broker, as an SRE would run it: the generator's seeded traffic is decided and
+ * projected by "live" applications (the api's topologies, under test application ids), then rebuilt into shadows and
+ * compared. In order: a rebuild equals live; a second rebuild equals the first; records past the cut are not applied;
+ * a planted change in live state is reported with both values; bad input and a missing stack get their exit codes.
+ */
+@WithStreamhousePlatform
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplayIT {
+    private static final int EVENTS = 1500;
+    private static final String RUN = Long.toString(System.nanoTime() % 1_000_000);
+    private static final String LIVE_API = "replay-it-api-" + RUN, LIVE_SERVING = "replay-it-serving-" + RUN;
+    private static final String FIRST = "first-" + RUN, SECOND = "second-" + RUN, PLANTED = "planted-" + RUN;
+
+    /** No CEP job runs here, so nothing writes alerts and these stores stay empty. */
+    private static final java.util.Set<String> ALERT_STORES = java.util.Set.of(ServingStores.SUBJECT_ALERTS, ServingStores.ALERT_FEED);
+
+    private static EmbeddedPlatform platform;
+    private static TopicSerdes serdes;
+    private static Admin admin;
+    private static Path data;
+    private static Generation generation;
+    private static final List<KafkaStreams> live = new ArrayList<>();
+
+    @BeforeAll
+    static void liveAppsDecideAndProjectTheGeneratorsTraffic() throws Exception {
+        platform = SharedPlatform.get();
+        serdes = new RegistryTopicSerdes(new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString()));
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()));
+        data = Files.createTempDirectory(Path.of("target"), "replay-it-data").toAbsolutePath();
+        try (var producer = producer()) {
+            var rules = serdes.valueSerde(Topics.RULES).serializer();
+            for (var rule : DefaultRules.definitions()) {
+                producer.send(new ProducerRecord<>(Topics.RULES.name(), rule.getRuleId(), rules.serialize(Topics.RULES.name(), rule))).get();
+            }
+        }
+        generation = Generator.generate(GeneratorConfig.defaults(11, EVENTS));
+        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
+            for (GeneratedEvent e : generation.events()) {
+                sink.send(e);
+            }
+            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+        live.add(start(LIVE_API, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC()), serdes)));
+        awaitLiveAt(Target.DECISIONS, LIVE_API);
+        live.add(start(LIVE_SERVING, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
+        awaitLiveAt(Target.SERVING, LIVE_SERVING);
+    }
+
+    @AfterAll
+    static void stop() {
+        live.forEach(s -> s.close(Duration.ofSeconds(20)));
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    private static KafkaStreams start(String applicationId, Topology topology) throws Exception {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(data.resolve("live-state")).toString());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        KafkaStreams streams = new KafkaStreams(topology, props);
+        streams.start();
+        return streams;
+    }
+
+    private static void awaitLiveAt(Target target, String applicationId) throws Exception {
+        Cut cut = Cut.take(admin, target.inputTopics());
+        assertThat(Groups.awaitCaughtUp(admin, applicationId, cut, target.repartitionTopics(applicationId), Duration.ofSeconds(120),
+                left -> { }, () -> false)).as("%s caught up with its inputs", applicationId).isTrue();
+    }
+
+    private static KafkaProducer<String, byte[]> producer() {
+        return new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** The CLI as {@code ./streamhouse replay} runs it, against the test's live application ids. */
+    private record Run(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return Records.JSON.readTree(out);
+        }
+    }
+
+    private static Run replay(String... args) {
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        int exit = ReplayCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Run rebuild(String what, String id) {
+        return replay("rebuild", what, "--id", id, "--json", "--data", data.toString(),
+                "--bootstrap-servers", platform.bootstrapServers(), "--registry-url", platform.schemaRegistryUrl().toString(),
+                "--serving-app-id", LIVE_SERVING, "--decisions-app-id", LIVE_API, "--timeout", "180");
+    }
+
+    private static String[] stack(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--data", data.toString(), "--bootstrap-servers", platform.bootstrapServers(),
+                "--registry-url", platform.schemaRegistryUrl().toString()));
+        return all.toArray(String[]::new);
+    }
+
+    private static JsonNode target(JsonNode summary, String target) {
+        for (JsonNode t : summary.get("targets")) {
+            if (t.get("target").asText().equals(target)) {
+                return t;
+            }
+        }
+        throw new AssertionError("no " + target + " in " + summary);
+    }
+
+    private static JsonNode store(JsonNode target, String store) {
+        for (JsonNode s : target.get("stores")) {
+            if (s.get("store").asText().equals(store)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no " + store + " in " + target);
+    }
+
+    @Test
+    @Order(1)
+    void aRebuildOfDecisionsAndServingEqualsLive() throws Exception {
+        Run run = rebuild("all", FIRST);
+
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+        JsonNode summary = run.json();
+        assertThat(summary.get("result").asText()).isEqualTo("EQUAL");
+        assertThat(summary.get("divergences").asLong()).isZero();
+        long transactions = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
+        JsonNode decisions = target(summary, "decisions");
+        assertThat(decisions.get("decisions").get("transactions").asLong()).isEqualTo(transactions);
+        assertThat(decisions.get("events").asLong()).as("requests, customer changes and reviews applied")
+                .isGreaterThanOrEqualTo(transactions);
+        JsonNode serving = target(summary, "serving");
+        long parcels = generation.events().stream().filter(e -> e.kind() == EventKind.PARCEL_SCAN).map(GeneratedEvent::key).distinct().count();
+        assertThat(store(serving, ServingStores.PARCEL_TRACKING).get("keys").asLong()).isEqualTo(parcels);
+        assertThat(store(serving, ServingStores.CUSTOMER_STATE).get("keys").asLong()).isPositive();
+        assertThat(store(serving, ServingStores.VEHICLE_HEALTH).get("keys").asLong()).isPositive();
+        assertThat(Files.exists(Records.file(data, FIRST))).as("the record promote checks").isTrue();
+    }
+
+    @Test
+    @Order(2)
+    void replayingTheSameLogTwiceGivesIdenticalDecisionsAndStates() throws Exception {
+        Run run = rebuild("all", SECOND);
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+
+        try (var registry = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString())) {
+            Verify verify = new Verify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)),
+                    new RegistryTopicSerdes(registry), 5);
+            for (Target target : Target.values()) {
+                String a = target.shadowApplicationId(FIRST), b = target.shadowApplicationId(SECOND);
+                var first = new Verify.Side(a, Target.shadowOutputs(a));
+                var second = new Verify.Side(b, Target.shadowOutputs(b));
+                for (Target.Store store : target.stores()) {
+                    var report = verify.compare(store, first, second);
+                    if (!ALERT_STORES.contains(store.name())) {
+                        assertThat(report.keys()).as(store.name()).isPositive();
+                    }
+                    assertThat(report.divergentKeys()).as(store.name() + ": " + report.differences()).isZero();
+                }
+                if (target == Target.DECISIONS) {
+                    Cut all = Cut.take(admin, target.inputTopics());
+                    var report = verify.compareDecisions(all, first, second);
+                    assertThat(report.transactions()).isPositive();
+                    assertThat(report.divergent()).as(report.differences().toString()).isZero();
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void recordsPastTheCutAreReadButNotApplied() throws Exception {
+        Cut cut = Cut.take(admin, Target.SERVING.inputTopics());
+        String parcel = "P-after-cut-" + RUN;
+        try (var producer = producer()) {
+            var scan = ParcelScanned.newBuilder().setEnvelope(SampleEvents.envelope("after-cut-" + RUN, parcel,
+                            GeneratorConfig.DEFAULT_START, ParcelScanned.class))
+                    .setParcelId(parcel).setHubId(Hubs.ROTTERDAM).setStatus(ParcelStatus.RECEIVED_AT_HUB).setVehicleId(null)
+                    .setLocation(Hubs.ROTTERDAM_POS).setPromisedBy(null).build();
+            producer.send(new ProducerRecord<>(Topics.PARCEL_SCANS.name(), parcel,
+                    serdes.valueSerde(Topics.PARCEL_SCANS).serializer().serialize(Topics.PARCEL_SCANS.name(), scan))).get();
+        }
+        String shadow = Target.SERVING.shadowApplicationId("cut-" + RUN);
+
+        ShadowRun.Result result = ShadowRun.run(Target.SERVING, shadow, cut, admin, platform.bootstrapServers(), serdes,
+                Files.createDirectories(data.resolve("cut-state")), Duration.ofSeconds(180), Progress.none());
+
+        assertThat(result.dropped()).as("the scan past the cut was read, and dropped").isGreaterThanOrEqualTo(1);
+        Map<TopicPartition, Long> committed = Groups.committed(admin, shadow);
+        cut.offsets().forEach((tp, end) -> assertThat(committed.get(tp)).as(tp.toString()).isEqualTo(end));
+        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
+        var verify = new Verify(reader, serdes, 5);
+        Target.Store tracking = Target.SERVING.stores().get(0);
+        assertThat(verify.read(tracking, shadow).contents().values()).noneMatch(keys -> keys.containsKey(parcel));
+        awaitLiveAt(Target.SERVING, LIVE_SERVING);
+        assertThat(verify.read(tracking, LIVE_SERVING).contents().values()).anyMatch(keys -> keys.containsKey(parcel));
+    }
+
+    @Test
+    @Order(4)
+    void aPlantedChangeInLiveStateIsReportedWithBothValues() throws Exception {
+        Target.Store tracking = Target.SERVING.stores().get(0);
+        String changelog = tracking.changelog(LIVE_SERVING);
+        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
+        AtomicReference<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> newest = new AtomicReference<>();
+        AtomicLong maxTimestamp = new AtomicLong();
+        reader.readAll(changelog, r -> {
+            if (r.value() != null && (newest.get() == null || r.timestamp() >= newest.get().timestamp())) {
+                newest.set(r);
+            }
+            maxTimestamp.accumulateAndGet(r.timestamp(), Math::max);
+        });
+        var original = newest.get();
+        String key = new String(original.key(), StandardCharsets.UTF_8);
+        var codec = serdes.stateSerde(ParcelTracking.class);
+        ParcelTracking planted = codec.deserializer().deserialize(changelog, original.value());
+        planted.setStatus("PLANTED");
+        try (var producer = producer()) {
+            producer.send(new ProducerRecord<>(changelog, original.partition(), maxTimestamp.get() + 1, key,
+                    codec.serializer().serialize(changelog, planted))).get();
+        }
+
+        Run run = rebuild("serving", PLANTED);
+
+        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(ReplayCli.DIVERGENT);
+        JsonNode summary = run.json();
+        assertThat(summary.get("result").asText()).isEqualTo("DIVERGENT");
+        JsonNode report = store(target(summary, "serving"), ServingStores.PARCEL_TRACKING);
+        assertThat(report.get("divergentKeys").asLong()).isEqualTo(1);
+        JsonNode difference = report.get("differences").get(0);
+        assertThat(difference.get("key").asText()).isEqualTo(key);
+        assertThat(difference.get("live").asText()).contains("\"PLANTED\"");
+        assertThat(difference.get("shadow").asText()).contains(key).doesNotContain("PLANTED");
+        long unequal = 0;
+        for (JsonNode p : report.get("partitions")) {
+            if (!p.get("liveDigest").asText().equals(p.get("shadowDigest").asText())) {
+                unequal++;
+                assertThat(p.get("partition").asInt()).isEqualTo(original.partition());
+            }
+        }
+        assertThat(unequal).isEqualTo(1);
+        assertThat(summary.get("divergences").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    @Order(5)
+    void badInputAndAMissingStackGetTheirExitCodes() throws Exception {
+        Run unknown = replay(stack("rebuild", "parcels"));
+        assertThat(unknown.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(unknown.err()).contains("unknown projection 'parcels'");
+
+        Run existing = replay(stack("rebuild", "serving", "--id", FIRST, "--serving-app-id", LIVE_SERVING));
+        assertThat(existing.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(existing.err()).contains("already exists");
+
+        assertThat(replay(stack("rebuild", "serving", "--id", "Not_An_Id")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(replay(stack("promote", "nosuch")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(replay(stack("discard", "nosuch")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(replay("rebuild", "--id", "x").exit()).as("no projection named").isEqualTo(ReplayCli.BAD_INPUT);
+        Run diverged = replay(stack("promote", PLANTED));
+        assertThat(diverged.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(diverged.err()).contains("diverged");
+
+        Path empty = Files.createTempDirectory(Path.of("target"), "replay-it-nostack");
+        Run noStack = replay("rebuild", "serving", "--data", empty.toString());
+        assertThat(noStack.exit()).isEqualTo(ReplayCli.ENVIRONMENT);
+        assertThat(noStack.err()).contains("no running stack");
+        Run down = replay("rebuild", "serving", "--bootstrap-servers", "127.0.0.1:1", "--registry-url", "http://127.0.0.1:1");
+        assertThat(down.exit()).isEqualTo(ReplayCli.ENVIRONMENT);
+        assertThat(down.err()).contains("schema registry");
+    }
+
+    @Test
+    @Order(6)
+    void promoteNamesTheShadowForTheApiAndDiscardDeletesAShadow() throws Exception {
+        Run promote = replay(stack("promote", FIRST));
+        assertThat(promote.exit()).as(promote.err()).isZero();
+        assertThat(Files.readString(data.resolve(ReplayCli.SERVING_ID_FILE)).trim()).isEqualTo(Target.SERVING.shadowApplicationId(FIRST));
+        assertThat(promote.out()).contains("./streamhouse restart api");
+        Run serving = replay(stack("discard", FIRST));
+        assertThat(serving.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(serving.err()).contains("is serving now");
+
+        Run discard = replay(stack("discard", SECOND));
+        assertThat(discard.exit()).as(discard.err()).isZero();
+        // Deleting topics is asynchronous: the listing drops them a moment after the deletion was accepted.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId(SECOND))).isEmpty();
+            assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId(SECOND))).isEmpty();
+        });
+        assertThat(Groups.exists(admin, Target.SERVING.shadowApplicationId(SECOND))).isFalse();
+        assertThat(Files.exists(Records.file(data, SECOND))).isFalse();
+    }
+
+    /**
+     * The finding written down in docs/architecture.md ("Determinism of decisions"): a rule changed mid-log makes a
+     * rebuild differ from live for every decision before the change, since the rebuild's rules global table starts at
+     * the latest rules. Replay reports each of them, with the rule set versions as the reason.
+     */
+    @Test
+    @Order(7)
+    void aRuleChangedMidLogMakesEveryEarlierDecisionDifferWithTheReason() throws Exception {
+        long before = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
+        try (var producer = producer()) {
+            var rule = DefaultRules.definitions().get(0);
+            var next = io.streamhouse.domain.event.RuleDefinition.newBuilder(rule).setVersion(rule.getVersion() + 1).build();
+            producer.send(new ProducerRecord<>(Topics.RULES.name(), next.getRuleId(),
+                    serdes.valueSerde(Topics.RULES).serializer().serialize(Topics.RULES.name(), next))).get();
+        }
+        Generation after = Generator.generate(GeneratorConfig.defaults(12, 400));
+        long later = 0;
+        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
+            for (GeneratedEvent e : after.events()) {
+                if (e.kind() == EventKind.TRANSACTION) {
+                    sink.send(e);
+                    later++;
+                }
+            }
+            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+        awaitLiveAt(Target.DECISIONS, LIVE_API);
+
+        Run run = rebuild("decisions", "rules-" + RUN);
+
+        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(ReplayCli.DIVERGENT);
+        JsonNode decisions = target(run.json(), "decisions").get("decisions");
+        assertThat(decisions.get("transactions").asLong()).isEqualTo(before + later);
+        assertThat(decisions.get("divergent").asLong()).as("every decision before the change, none after").isEqualTo(before);
+        assertThat(decisions.get("differentRuleSetVersion").asLong()).isEqualTo(before);
+        assertThat(decisions.get("differences").get(0).get("reason").asText()).contains("rule set v").contains("latest rules");
+    }
+}
