@@ -45,6 +45,9 @@ import java.util.Map;
  *       {@code connect.version}, {@code connect.parameters}, {@code connect.type} for INT8/INT16) so that
  *       {@link #toConnectSchema} restores the same Connect schema.</li>
  * </ul>
+ * Avro → Connect is the inverse, and maps a union of several non-null branches (e.g. {@code CustomerEvent.change})
+ * to a struct named {@value #UNION_NAME} with one optional field per branch ({@link #branchName}), exactly one set;
+ * such a struct is refused on the way back to Avro.
  * Instances are not thread-safe (they cache per schema); the converter keeps one per direction behind a lock.
  */
 public final class ConnectAvro {
@@ -55,6 +58,8 @@ public final class ConnectAvro {
     static final String CONNECT_TYPE = "connect.type";
     static final String DECIMAL_PRECISION = "connect.decimal.precision";
     static final int DEFAULT_DECIMAL_PRECISION = 38;
+    /** Connect schema name of a struct that stands for an Avro union of several non-null branches. */
+    public static final String UNION_NAME = "io.streamhouse.connect.Union";
 
     static final String DBZ_DATE = "io.debezium.time.Date";
     static final String DBZ_TIMESTAMP = "io.debezium.time.Timestamp";
@@ -138,7 +143,12 @@ public final class ConnectAvro {
                         throw new DataException("maps with " + s.keySchema().type() + " keys are not supported (at " + path + ")");
                     }
                     return Schema.createMap(avro(s.valueSchema(), path + "_value"));
-                case STRUCT: return record(s, path);
+                case STRUCT:
+                    if (UNION_NAME.equals(s.name())) {
+                        // Only read (Avro -> Connect): nothing here writes unions, and a record would change the shape.
+                        throw new DataException("a union struct cannot be written back as Avro (at " + path + ")");
+                    }
+                    return record(s, path);
                 default: throw new DataException("unsupported Connect type " + s.type() + " at " + path);
             }
         }
@@ -324,7 +334,7 @@ public final class ConnectAvro {
             if (branches.size() == 2 && branches.stream().anyMatch(b -> b.getType() == Schema.Type.NULL)) {
                 return connect(nonNullBranch(avro), true, defaultValue, records);
             }
-            throw new DataException("Avro unions other than [null, T] have no Connect equivalent: " + avro);
+            return unionStruct(avro, optional || branches.stream().anyMatch(b -> b.getType() == Schema.Type.NULL), records);
         }
         SchemaBuilder b;
         var logical = avro.getLogicalType();
@@ -395,6 +405,42 @@ public final class ConnectAvro {
         return b.build();
     }
 
+    /**
+     * A union of several non-null branches as a Connect struct named {@value #UNION_NAME}: one optional field per
+     * branch, named by {@link #branchName}; exactly one is set in a value. Optional when the union has a null branch.
+     */
+    private org.apache.kafka.connect.data.Schema unionStruct(Schema union, boolean optional,
+                                                             Map<String, org.apache.kafka.connect.data.Schema> records) {
+        SchemaBuilder b = SchemaBuilder.struct().name(UNION_NAME);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Schema branch : union.getTypes()) {
+            if (branch.getType() == Schema.Type.NULL) {
+                continue;
+            }
+            String name = branchName(branch);
+            if (!names.add(name)) {
+                throw new DataException("two branches named " + name + " in union " + union);
+            }
+            b.field(name, connect(branch, true, null, records));
+        }
+        if (optional) {
+            b.optional();
+        }
+        return b.build();
+    }
+
+    /**
+     * The struct field of a union branch: a named type's simple name, else the type's name ({@code string},
+     * {@code long}, {@code array}, ...). The lake's table schemas ({@code io.streamhouse.lake.LakeSchemas}) use the
+     * same rule, so a union lands as the struct the table was created with.
+     */
+    static String branchName(Schema branch) {
+        return switch (branch.getType()) {
+            case RECORD, ENUM, FIXED -> branch.getName();
+            default -> branch.getType().getName();
+        };
+    }
+
     private static Object connectDefault(SchemaBuilder b, Object avroDefault) {
         switch (b.type()) {
             case INT8: return ((Number) avroDefault).byteValue();
@@ -410,6 +456,41 @@ public final class ConnectAvro {
     }
 
     // ---------------------------------------------------------------- values, Avro -> Connect
+
+    /** The union struct with the one field of the datum's branch set. */
+    private Struct unionValue(org.apache.kafka.connect.data.Schema schema, Object datum) {
+        String branch;
+        if (datum instanceof org.apache.avro.generic.GenericContainer container) {
+            branch = branchName(container.getSchema());
+        } else if (datum instanceof CharSequence) {
+            branch = "string";
+        } else if (datum instanceof Integer) {
+            branch = "int";
+        } else if (datum instanceof Long) {
+            branch = "long";
+        } else if (datum instanceof Float) {
+            branch = "float";
+        } else if (datum instanceof Double) {
+            branch = "double";
+        } else if (datum instanceof Boolean) {
+            branch = "boolean";
+        } else if (datum instanceof ByteBuffer || datum instanceof byte[]) {
+            branch = "bytes";
+        } else if (datum instanceof Map) {
+            branch = "map";
+        } else if (datum instanceof List) {
+            branch = "array";
+        } else {
+            throw new DataException("a union value of " + datum.getClass().getName() + " matches no branch of " + schema.fields());
+        }
+        Field field = schema.field(branch);
+        if (field == null) {
+            throw new DataException("a union value of branch " + branch + " matches no branch of " + schema.fields());
+        }
+        Struct struct = new Struct(schema);
+        struct.put(field, toConnectValue(field.schema(), datum));
+        return struct;
+    }
 
     public Object toConnectValue(org.apache.kafka.connect.data.Schema schema, Object avro) {
         if (avro == null) {
@@ -462,6 +543,9 @@ public final class ConnectAvro {
                 return out;
             }
             case STRUCT: {
+                if (UNION_NAME.equals(name)) {
+                    return unionValue(schema, avro);
+                }
                 GenericRecord record = (GenericRecord) avro;
                 Struct struct = new Struct(schema);
                 for (Field f : schema.fields()) {

@@ -53,7 +53,9 @@ public final class WorkerConfig {
         p.put("session.timeout.ms", "6000");
         p.put("heartbeat.interval.ms", "2000");
         p.put("rebalance.timeout.ms", "20000");
-        p.put("offset.flush.interval.ms", "1000");
+        // Also how often an idle sink task's flush() runs: the Iceberg sink answers a commit request only inside
+        // put() or flush(), so this bounds how long a commit waits for an idle task (STACK.md: 100-250 ms).
+        p.put("offset.flush.interval.ms", "250");
         p.put("task.shutdown.graceful.timeout.ms", "5000");
         // A worker killed mid-transaction leaves its transaction open on the offsets topic (the source task's
         // producer) or the config topic (the leader's). The worker that replaces it reads both read_committed before

@@ -48,8 +48,31 @@ class ProductionConfigTest {
         for (String key : new String[]{"exactly.once.source.support", "group.id", "config.storage.topic",
                 "offset.storage.topic", "status.storage.topic", "key.converter", "value.converter", "plugin.discovery",
                 "scheduled.rebalance.max.delay.ms",
-                "transaction.timeout.ms", "producer.transaction.timeout.ms"}) {
+                "transaction.timeout.ms", "producer.transaction.timeout.ms", "offset.flush.interval.ms"}) {
             assertThat(p.getProperty(key)).as(key).isEqualTo(local.get(key));
         }
+    }
+
+    /** Differ on purpose in the lake's connector: where the catalog, warehouse, registry and Kafka are, and replicas. */
+    private static final Set<String> LAKE_SITE_SPECIFIC = Set.of("value.converter.schema.registry.url",
+            "iceberg.catalog.uri", "iceberg.catalog.jdbc.user", "iceberg.catalog.jdbc.password", "iceberg.catalog.warehouse",
+            "iceberg.kafka.bootstrap.servers", "iceberg.control.topic", "errors.deadletterqueue.topic.replication.factor");
+
+    @Test
+    void theLakeConnectorJsonCarriesEveryGuaranteeOfTheLocalOne() throws IOException {
+        JsonNode json = new ObjectMapper().readTree(Path.of("production/lake-connector.json").toFile());
+        assertThat(json.get("name").asText()).isEqualTo(LakeConnector.NAME);
+        Map<String, String> local = LakeConnector.config(LakeConnector.settings(Map.of(
+                "catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog", "uri", "jdbc:postgresql://h/db", "jdbc.user", "u",
+                "jdbc.password", "p", "jdbc.schema-version", "V1", "warehouse", "file:///lake"),
+                "127.0.0.1:9092", "http://127.0.0.1:8085", "cluster"));
+        JsonNode config = json.get("config");
+        local.forEach((key, value) -> {
+            assertThat(config.has(key)).as("production lake connector sets %s", key).isTrue();
+            if (!LAKE_SITE_SPECIFIC.contains(key)) {
+                assertThat(config.get(key).asText()).as(key).isEqualTo(value);
+            }
+        });
+        assertThat(config.get("iceberg.catalog.io-impl").asText()).isEqualTo("org.apache.iceberg.aws.s3.S3FileIO");
     }
 }

@@ -17,7 +17,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
 
     /**
      * Parts of the stack that may be left out ({@code --without}): where they run elsewhere (a Connect cluster, a
-     * Flink cluster), or to measure the serving path alone on one machine. The broker, registry, PostgreSQL and the
+     * Flink cluster, a lake fed by another sink), or to measure the serving path alone on one machine. The broker, registry, PostgreSQL and the
      * two apps are always started.
      */
     enum Part {
@@ -26,12 +26,14 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         /** The Flink CEP job. */
         CEP,
         /** The lake's query service (Flink batch SQL in a child JVM) behind the api's {@code POST /v1/sql}. */
-        SQL
+        SQL,
+        /** The Iceberg sink landing every event topic in the lake (in the Kafka Connect worker). */
+        LAKE
     }
 
     static final String USAGE = """
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
-                                    [--without cdc|cep|sql, comma-separated]
+                                    [--without cdc|cep|lake|sql, comma-separated]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
@@ -92,7 +94,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             try {
                 parts.add(Part.valueOf(name.trim().toUpperCase(Locale.ROOT)));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(option + " takes cdc, cep, sql or several (cdc,cep), not '" + name.trim() + "'");
+                throw new IllegalArgumentException(option + " takes cdc, cep, lake, sql or several (cdc,cep), not '" + name.trim() + "'");
             }
         }
         return parts;

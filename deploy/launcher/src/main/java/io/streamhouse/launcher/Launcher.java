@@ -77,7 +77,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query"}) {
+            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query", "lake"}) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
             // A promoted shadow's topics went with the broker's data: serve under the default id again.
@@ -155,11 +155,27 @@ public final class Launcher {
             } else {
                 OUT.println("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
             }
-            // Last: the apps answer without it (POST /v1/sql is a 503 until it is up), and its start is CPU-heavy.
+            // Late: the table JVM and the sink's first commits cost CPU that the apps' and the job's start need more.
+            if (options.runs(LaunchOptions.Part.LAKE)) {
+                OUT.println("Starting the lake (Iceberg tables, Iceberg Kafka Connect sink) ...");
+                var connect = stack.platform.lake();
+                OUT.printf("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)%n",
+                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.lake.LakeNames.landed().size(),
+                        stack.platform.lakeWarehouse(), io.streamhouse.connect.LakeConnector.COMMIT_INTERVAL_MS, seconds(began));
+            } else {
+                // The worker keeps its connectors in its config topic: one registered by an earlier run would resume.
+                boolean removed = stack.platform.stopLake();
+                OUT.println("Not starting the lake (--without lake): nothing lands in Iceberg"
+                        + (removed ? " (the connector an earlier run registered was removed)." : "."));
+            }
+
+            // Then the query service: the apps answer without it (POST /v1/sql is a 503 until it is up), and its start is CPU-heavy.
             if (sqlUrl != null) {
                 OUT.println("Starting the lake's query service (Flink batch SQL over Iceberg and the log) ...");
-                var pg = stack.platform.postgres();
-                var lake = new LakeQueryOptions.Lake(pg.jdbcUrl(), pg.user(), pg.password(), data.resolve("lake").toUri().toString());
+                // The catalog the sink writes, from the one place that builds it.
+                Map<String, String> catalog = stack.platform.lakeCatalog();
+                var lake = new LakeQueryOptions.Lake(catalog.get("uri"), catalog.get("jdbc.user"), catalog.get("jdbc.password"),
+                        catalog.get("warehouse"));
                 stack.sql = LakeQueryProcess.start(new LakeQueryOptions(data.resolve("lake-query"), stack.platform.bootstrapServers(),
                         stack.platform.schemaRegistryUrl().toString(), Optional.of(lake), sqlUrl.getPort(), "768m", 2));
                 Duration took = stack.sql.awaitReady(Duration.ofSeconds(120));
@@ -292,9 +308,9 @@ public final class Launcher {
         if (stack.cep != null) {
             OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
         }
-        if (stack.platform.cdcSource().isPresent()) {
-            OUT.println("  kafka connect   " + stack.platform.cdc().restUrl() + "  (GET /connectors/shop-cdc/status)");
-        }
+        stack.platform.connectWorker().ifPresent(worker -> OUT.println("  kafka connect   " + worker.restUrl() + "  (GET "
+                + (stack.platform.cdcSource().isPresent() ? "/connectors/shop-cdc/status, " : "")
+                + "/connectors/lake/status)"));
         OUT.println("  health          " + stack.api.url().resolve("/q/health"));
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Try:");

@@ -13,6 +13,7 @@ class LaunchOptionsTest {
         assertThat(all.runs(LaunchOptions.Part.CDC)).isTrue();
         assertThat(all.runs(LaunchOptions.Part.CEP)).isTrue();
         assertThat(all.runs(LaunchOptions.Part.SQL)).isTrue();
+        assertThat(all.runs(LaunchOptions.Part.LAKE)).isTrue();
 
         LaunchOptions servingOnly = LaunchOptions.parse(new String[]{"up", "--without", "cdc,CEP", "--no-demo"});
         assertThat(servingOnly.runs(LaunchOptions.Part.CDC)).isFalse();
@@ -25,6 +26,11 @@ class LaunchOptionsTest {
         LaunchOptions noSql = LaunchOptions.parse(new String[]{"up", "--without", "sql"});
         assertThat(noSql.runs(LaunchOptions.Part.SQL)).isFalse();
         assertThat(noSql.runs(LaunchOptions.Part.CEP)).isTrue();
+        assertThat(noCep.runs(LaunchOptions.Part.LAKE)).isTrue();
+
+        LaunchOptions noLake = LaunchOptions.parse(new String[]{"up", "--without", "lake"});
+        assertThat(noLake.runs(LaunchOptions.Part.LAKE)).isFalse();
+        assertThat(noLake.runs(LaunchOptions.Part.CDC)).isTrue();
     }
 
     @Test

@@ -7,7 +7,9 @@ import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.ConnectOptions;
 import io.streamhouse.connect.ConnectProcess;
+import io.streamhouse.connect.LakeConnector;
 import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.lake.LakeTablesProcess;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
@@ -16,7 +18,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,8 +66,12 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
-    private ConnectProcess connect;
+    private volatile ConnectProcess connect;
     private CdcConnector.Source cdcSource;
+    private boolean cdcRunning;
+    private boolean lakeRunning;
+    private boolean lakeTablesEnsured;
+    private String lakeCatalogSchema;
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -195,7 +206,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * would hold WAL for ever.
      */
     public synchronized ConnectProcess cdc() {
-        if (connect != null && !connect.isStopped()) {
+        if (cdcRunning && connect != null && !connect.isStopped()) {
             return connect; // running, or being restarted by the supervisor
         }
         if (cdcSource == null) {
@@ -211,9 +222,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
                 }
             });
         }
-        connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
-                broker.bootstrapServers(), registry.url().toString(), 0, null, null), supervisor));
-        connect.releaseShutdownHook();
+        worker();
         Map<String, String> connector = new LinkedHashMap<>(CdcConnector.config(cdcSource, registry.url().toString()));
         if (options.ephemeral()) {
             // A test platform on a shared external PostgreSQL must not re-read earlier runs' rows as a snapshot:
@@ -227,7 +236,103 @@ public final class EmbeddedPlatform implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("CDC did not start capturing: " + e.getMessage(), e);
         }
+        cdcRunning = true;
         return connect;
+    }
+
+    /** The Kafka Connect worker both {@link #cdc()} and {@link #lake()} run in, started on first use. */
+    private ConnectProcess worker() {
+        if (connect == null || connect.isStopped()) {
+            cdcRunning = false;
+            lakeRunning = false;
+            connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
+                    broker.bootstrapServers(), registry.url().toString(), 0, null, null), supervisor));
+            connect.releaseShutdownHook();
+        }
+        return connect;
+    }
+
+    /**
+     * The lake, started on first use: every landed topic's Iceberg table created ahead (in a short child JVM, from the
+     * Avro schemas), then the Iceberg sink {@value LakeConnector#NAME} in the Kafka Connect worker, landing each
+     * topic in its table exactly once. Returns once the sink completed a commit round (task, control topic,
+     * coordinator and catalog all work). See {@link LakeConnector} for what
+     * it guarantees and {@link #lakeCatalog()} for where the tables are.
+     */
+    public synchronized ConnectProcess lake() {
+        if (lakeRunning && connect != null && !connect.isStopped()) {
+            return connect;
+        }
+        Map<String, String> catalog = lakeCatalog();
+        if (!lakeTablesEnsured) {
+            step("lake tables", () -> {
+                LOG.info("lake tables: {}", LakeTablesProcess.ensureTables(catalog, options.dataDir().resolve("lake-tables")));
+                return null;
+            });
+            lakeTablesEnsured = true;
+        }
+        String clusterId = LakeControl.clusterId(broker.bootstrapServers());
+        LakeConnector.Settings settings = LakeConnector.settings(catalog, broker.bootstrapServers(),
+                registry.url().toString(), clusterId);
+        if (LakeControl.prepare(broker.bootstrapServers(), settings.controlTopic())) {
+            LOG.info("seeded {} at offset 0 of {}", LakeConnector.coordinatorGroup(), settings.controlTopic());
+        }
+        long committedBefore = LakeControl.coordinatorOffset(broker.bootstrapServers(), settings.controlTopic());
+        worker();
+        connect.putConnector(LakeConnector.NAME, LakeConnector.config(settings));
+        connect.awaitRunning(LakeConnector.NAME, Duration.ofSeconds(60));
+        ConnectProcess worker = connect;
+        LakeControl.awaitCommitPast(broker.bootstrapServers(), settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
+                () -> !worker.isStopped());
+        lakeRunning = true;
+        return connect;
+    }
+
+    /**
+     * The lake's Iceberg catalog properties, the one place they are built: {@code JdbcCatalog} (schema version V1)
+     * on the platform's PostgreSQL, warehouse {@link #lakeWarehouse()}. Load it with Iceberg's
+     * {@code CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, lakeCatalog(), hadoopConf)}. An ephemeral platform
+     * keeps its catalog rows in a PostgreSQL schema of its own, so test JVMs sharing an external server do not see
+     * each other's tables.
+     */
+    public synchronized Map<String, String> lakeCatalog() {
+        if (lakeCatalogSchema == null && options.ephemeral()) {
+            String schema = "lake_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this));
+            step("lake catalog schema", () -> {
+                createSchemaIfMissing(postgres, schema);
+                return (AutoCloseable) () -> dropSchema(postgres, schema);
+            });
+            lakeCatalogSchema = schema;
+        }
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
+        String url = postgres.jdbcUrl();
+        if (lakeCatalogSchema != null) {
+            url = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + lakeCatalogSchema;
+        }
+        c.put("uri", url);
+        c.put("jdbc.user", postgres.user() == null ? "" : postgres.user());
+        c.put("jdbc.password", postgres.password() == null ? "" : postgres.password());
+        c.put("jdbc.schema-version", "V1");
+        c.put("warehouse", lakeWarehouse().toUri().toString());
+        return Map.copyOf(c);
+    }
+
+    /**
+     * Where the lake's data and metadata files are: {@code <data dir>/../lake} ({@code .streamhouse/lake} for the
+     * launcher, beside the platform's own directory), or {@code <data dir>/lake} for an ephemeral platform.
+     */
+    public Path lakeWarehouse() {
+        Path dir = options.ephemeral() || options.dataDir().getParent() == null
+                ? options.dataDir().resolve("lake") : options.dataDir().getParent().resolve("lake");
+        return dir.toAbsolutePath().normalize();
+    }
+
+    private static void dropSchema(PostgresServer server, String schema) throws SQLException {
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            // Generated by lakeCatalog(): a plain identifier, safe to inline.
+            s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
     }
 
     /**
@@ -245,6 +350,46 @@ public final class EmbeddedPlatform implements AutoCloseable {
             connect.close();
         }
         return ShopDatabase.dropCapture(postgres, cdcSource);
+    }
+
+    /**
+     * Removes the lake's connector from the running Connect worker, if it has one: a worker keeps its connectors in
+     * its config topic, so one registered by an earlier run resumes with the worker unless removed.
+     *
+     * @return whether a connector was removed
+     */
+    public synchronized boolean stopLake() {
+        lakeRunning = false;
+        if (connect == null || connect.isStopped()) {
+            return false;
+        }
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            connect.restUrl().resolve("/connectors/" + LakeConnector.NAME)).timeout(Duration.ofSeconds(30))
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 404) {
+                return false;
+            }
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException("Connect refused to remove connector " + LakeConnector.NAME + ": "
+                        + response.statusCode() + " " + response.body());
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach the Connect worker at " + connect.restUrl(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * The Kafka Connect worker, while one runs ({@link #cdc()} or {@link #lake()} started it). Not synchronized: it
+     * answers while {@link #lake()} waits for the sink's first commit.
+     */
+    public Optional<ConnectProcess> connectWorker() {
+        ConnectProcess current = connect;
+        return current != null && !current.isStopped() ? Optional.of(current) : Optional.empty();
     }
 
     /** The slot and publication the CDC connector uses, once {@link #cdc()} ran. */
