@@ -1,5 +1,6 @@
 package io.streamhouse.broker;
 
+import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.Readiness;
@@ -7,13 +8,10 @@ import io.streamhouse.supervisor.SupervisedChild;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -165,37 +163,7 @@ public final class BrokerProcess implements AutoCloseable {
      * this class rather than {@code BrokerMain}, whose constant pool names Kafka classes the parent does not have.
      */
     static String childClasspath() {
-        List<String> entries = new ArrayList<>();
-        try {
-            entries.add(Path.of(BrokerProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the streamhouse-broker code", e);
-        }
-        String recorded;
-        try (InputStream in = BrokerProcess.class.getResourceAsStream("/" + CLASSPATH_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + CLASSPATH_RESOURCE + " is missing: build streamhouse-broker"
-                        + " with Maven (it is written by maven-dependency-plugin at generate-resources)");
-            }
-            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + CLASSPATH_RESOURCE, e);
-        }
-        List<String> missing = new ArrayList<>();
-        for (String entry : recorded.split(java.io.File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            if (!Files.exists(Path.of(entry))) {
-                missing.add(entry);
-            }
-            entries.add(entry);
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("the broker classpath recorded at build time names missing files " + missing
-                    + ": run `mvn -pl deploy/broker -am package` (or dependency:resolve) so the local repository has them");
-        }
-        return String.join(java.io.File.pathSeparator, entries);
+        return RecordedClasspath.of(BrokerProcess.class, CLASSPATH_RESOURCE, "deploy/broker");
     }
 
     /** A free port on 127.0.0.1 now, so that every restart binds the same one (another process may take it between). */

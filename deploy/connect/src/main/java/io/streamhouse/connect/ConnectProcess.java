@@ -1,5 +1,6 @@
 package io.streamhouse.connect;
 
+import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.ChildState;
 import io.streamhouse.supervisor.LocalFiles;
@@ -8,14 +9,12 @@ import io.streamhouse.supervisor.SupervisedChild;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -241,36 +240,7 @@ public final class ConnectProcess implements AutoCloseable {
     }
 
     static String childClasspath() {
-        List<String> entries = new ArrayList<>();
-        try {
-            entries.add(Path.of(ConnectProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the streamhouse-connect code", e);
-        }
-        String recorded;
-        try (InputStream in = ConnectProcess.class.getResourceAsStream("/" + CLASSPATH_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + CLASSPATH_RESOURCE + " is missing: build streamhouse-connect with Maven");
-            }
-            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + CLASSPATH_RESOURCE, e);
-        }
-        List<String> missing = new ArrayList<>();
-        for (String entry : recorded.split(java.io.File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            if (!Files.exists(Path.of(entry))) {
-                missing.add(entry);
-            }
-            entries.add(entry);
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("the Connect classpath recorded at build time names missing files " + missing
-                    + ": run `./mvnw -pl deploy/connect -am package`");
-        }
-        return String.join(java.io.File.pathSeparator, entries);
+        return RecordedClasspath.of(ConnectProcess.class, CLASSPATH_RESOURCE, "deploy/connect");
     }
 
     private static int freePort() {

@@ -1,19 +1,18 @@
 package io.streamhouse.lakequery;
 
+import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.LocalProcesses;
 import io.streamhouse.supervisor.ShutdownHook;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,36 +178,7 @@ public final class LakeQueryProcess implements AutoCloseable {
     }
 
     static String childClasspath() {
-        List<String> entries = new ArrayList<>();
-        try {
-            entries.add(Path.of(LakeQueryProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the streamhouse-lake-query code", e);
-        }
-        String recorded;
-        try (InputStream in = LakeQueryProcess.class.getResourceAsStream("/" + CLASSPATH_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + CLASSPATH_RESOURCE + " is missing: build streamhouse-lake-query with Maven");
-            }
-            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + CLASSPATH_RESOURCE, e);
-        }
-        List<String> missing = new ArrayList<>();
-        for (String entry : recorded.split(java.io.File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            if (!Files.exists(Path.of(entry))) {
-                missing.add(entry);
-            }
-            entries.add(entry);
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("the query service's classpath recorded at build time names missing files " + missing
-                    + ": run `./mvnw -pl deploy/lake-query -am package`");
-        }
-        return String.join(java.io.File.pathSeparator, entries);
+        return RecordedClasspath.of(LakeQueryProcess.class, CLASSPATH_RESOURCE, "deploy/lake-query");
     }
 
     private static void readStdout(Process process, CompletableFuture<URI> ready) {

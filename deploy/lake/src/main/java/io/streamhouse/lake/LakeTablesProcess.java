@@ -1,10 +1,9 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.supervisor.RecordedClasspath;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,35 +97,6 @@ public final class LakeTablesProcess {
     }
 
     static String childClasspath() {
-        List<String> entries = new ArrayList<>();
-        try {
-            entries.add(Path.of(LakeTablesProcess.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate the streamhouse-lake code", e);
-        }
-        String recorded;
-        try (InputStream in = LakeTablesProcess.class.getResourceAsStream("/" + CLASSPATH_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("resource " + CLASSPATH_RESOURCE + " is missing: build streamhouse-lake with Maven");
-            }
-            recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + CLASSPATH_RESOURCE, e);
-        }
-        List<String> missing = new ArrayList<>();
-        for (String entry : recorded.split(java.io.File.pathSeparator)) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            if (!Files.exists(Path.of(entry))) {
-                missing.add(entry);
-            }
-            entries.add(entry);
-        }
-        if (!missing.isEmpty()) {
-            throw new IllegalStateException("the lake classpath recorded at build time names missing files " + missing
-                    + ": run `./mvnw -pl deploy/lake -am package`");
-        }
-        return String.join(java.io.File.pathSeparator, entries);
+        return RecordedClasspath.of(LakeTablesProcess.class, CLASSPATH_RESOURCE, "deploy/lake");
     }
 }
