@@ -248,9 +248,11 @@ final class Drill implements Callable<Integer> {
 
         private void send(HttpClient http, DemoTransaction tx, Map<String, DrillChecks.Answer> answers, CountDownLatch done) {
             long sentAt = System.currentTimeMillis();
+            // Stamped now: the generator spaces payments 250 ms apart, which runs past ingest's 5-minute future limit (422).
+            String payload = tx.body().deepCopy().put("occurredAt", Instant.ofEpochMilli(sentAt).toString()).toString();
             HttpRequest request = HttpRequest.newBuilder(ingest.resolve("/v1/transactions/authorize"))
                     .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(tx.body().toString())).build();
+                    .POST(HttpRequest.BodyPublishers.ofString(payload)).build();
             http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
                 long at = System.currentTimeMillis();
                 DrillChecks.Answer a;

@@ -40,6 +40,9 @@ final class DrillChecks {
             if (a.httpStatus() != 200) {
                 errors++;
                 example(examples, "requestErrors", a.transactionId() + " (HTTP " + a.httpStatus() + ")");
+                if (a.httpStatus() >= 400 && a.httpStatus() < 500) {
+                    continue; // refused by ingest: never recorded, so no decision is owed (the error itself fails the drill)
+                }
             } else {
                 answered++;
                 if (a.decided()) {

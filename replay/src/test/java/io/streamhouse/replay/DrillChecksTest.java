@@ -58,6 +58,15 @@ class DrillChecksTest {
     }
 
     @Test
+    void aRefusedRequestIsAnErrorButOwesNoDecision() {
+        var result = DrillChecks.check(List.of(new DrillChecks.Answer("t1", 422, null, false, 0, 1)), Map.of());
+
+        assertThat(result.requestErrors()).isEqualTo(1);
+        assertThat(result.lost()).isZero();
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
     void findsRepeatedAlertIds() {
         assertThat(DrillChecks.repeated(List.of("a", "b", "a", "c", "b", "a"))).containsExactly("a", "b");
         assertThat(DrillChecks.repeated(List.of("a", "b"))).isEmpty();
