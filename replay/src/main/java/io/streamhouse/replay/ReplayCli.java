@@ -34,15 +34,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * {@code ./streamhouse replay rebuild|promote|discard}: rebuilds the api's Streams applications into a shadow up to a
+ * {@code ./streamhouse replay rebuild|promote|discard|drill}: rebuilds the api's Streams applications into a shadow up to a
  * cut and verifies it against live. Exit codes: 0 equal (or done), 1 divergent, 2 usage or bad input, 3 environment
  * (no stack, broker or registry not answering, live not at the cut, the shadow failed or timed out).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, version = "replay 0.1",
         description = "Rebuild the api's Kafka Streams state from the log into a shadow and prove it equals live.",
-        subcommands = {ReplayCli.Rebuild.class, ReplayCli.Promote.class, ReplayCli.Discard.class},
+        subcommands = {ReplayCli.Rebuild.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:equal (rebuild) or done (promote, discard)", "1:the shadow diverges from live",
+        exitCodeList = {"0:equal (rebuild), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, or a drill check failed",
                 "2:usage or bad input (unknown projection, existing or missing shadow)",
                 "3:environment (no running stack, broker or registry not answering, live behind the cut, shadow failed)"})
 public final class ReplayCli implements Callable<Integer> {
@@ -86,6 +86,14 @@ public final class ReplayCli implements Callable<Integer> {
             return ENVIRONMENT;
         });
         return cli.execute(args);
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
     }
 
     /** Bad input: exit 2 with the message. */

@@ -1,0 +1,98 @@
+package io.streamhouse.replay;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The drill's checks, pure functions over what the client saw and what the log holds, so they can be tested alone.
+ * Every sent authorize must have exactly one outcome on the decisions topic: none lost, never two different outcomes
+ * (identical duplicates are allowed and counted); every answer that was not a fallback must equal that outcome.
+ */
+final class DrillChecks {
+
+    /** What the client got for one authorize: the HTTP status (0: no answer), the outcome, and whether it was decided. */
+    record Answer(String transactionId, int httpStatus, String outcome, boolean decided, long sentAtMillis, long answeredAtMillis) {
+        boolean fallback() {
+            return httpStatus == 200 && !decided;
+        }
+    }
+
+    /** @param examples at most a few transaction ids per failed check, for the report */
+    record Result(long sent, long answered, long decided, long fallbacks, long requestErrors, long lost, long conflicting,
+                  long identicalDuplicates, long answerMismatches, Map<String, List<String>> examples) {
+        boolean passed() {
+            return requestErrors == 0 && lost == 0 && conflicting == 0 && answerMismatches == 0;
+        }
+    }
+
+    private static final int EXAMPLES = 5;
+
+    /** @param decisions the outcomes on the decisions topic, by transaction id, in log order (ids not sent are ignored) */
+    static Result check(Collection<Answer> answers, Map<String, List<String>> decisions) {
+        long answered = 0, decided = 0, fallbacks = 0, errors = 0, lost = 0, conflicting = 0, duplicates = 0, mismatches = 0;
+        Map<String, List<String>> examples = new HashMap<>();
+        for (Answer a : answers) {
+            if (a.httpStatus() != 200) {
+                errors++;
+                example(examples, "requestErrors", a.transactionId() + " (HTTP " + a.httpStatus() + ")");
+                if (a.httpStatus() >= 400 && a.httpStatus() < 500) {
+                    continue; // refused by ingest: never recorded, so no decision is owed (the error itself fails the drill)
+                }
+            } else {
+                answered++;
+                if (a.decided()) {
+                    decided++;
+                } else {
+                    fallbacks++;
+                }
+            }
+            List<String> onLog = decisions.getOrDefault(a.transactionId(), List.of());
+            if (onLog.isEmpty()) {
+                lost++;
+                example(examples, "lost", a.transactionId());
+                continue;
+            }
+            Set<String> distinct = new LinkedHashSet<>(onLog);
+            if (distinct.size() > 1) {
+                conflicting++;
+                example(examples, "conflicting", a.transactionId() + " " + onLog);
+            } else if (onLog.size() > 1) {
+                duplicates++;
+            }
+            if (a.httpStatus() == 200 && a.decided() && !distinct.contains(a.outcome())) {
+                mismatches++;
+                example(examples, "answerMismatches", a.transactionId() + " answered " + a.outcome() + ", log " + onLog);
+            }
+        }
+        return new Result(answers.size(), answered, decided, fallbacks, errors, lost, conflicting, duplicates, mismatches, examples);
+    }
+
+    /** The ids that occur more than once. */
+    static List<String> repeated(Iterable<String> ids) {
+        Map<String, Integer> counts = new HashMap<>();
+        ids.forEach(id -> counts.merge(id, 1, Integer::sum));
+        List<String> out = new ArrayList<>();
+        counts.forEach((id, n) -> {
+            if (n > 1) {
+                out.add(id);
+            }
+        });
+        out.sort(null);
+        return out;
+    }
+
+    private static void example(Map<String, List<String>> examples, String check, String text) {
+        List<String> list = examples.computeIfAbsent(check, k -> new ArrayList<>());
+        if (list.size() < EXAMPLES) {
+            list.add(text);
+        }
+    }
+
+    private DrillChecks() {
+    }
+}

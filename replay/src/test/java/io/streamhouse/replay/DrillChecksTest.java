@@ -1,0 +1,83 @@
+package io.streamhouse.replay;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DrillChecksTest {
+
+    private static DrillChecks.Answer decided(String id, String outcome) {
+        return new DrillChecks.Answer(id, 200, outcome, true, 0, 1);
+    }
+
+    private static DrillChecks.Answer fallback(String id) {
+        return new DrillChecks.Answer(id, 200, "REVIEW", false, 0, 1500);
+    }
+
+    @Test
+    void passesWhenEveryRequestHasExactlyOneMatchingDecision() {
+        var result = DrillChecks.check(List.of(decided("t1", "ALLOW"), fallback("t2")),
+                Map.of("t1", List.of("ALLOW"), "t2", List.of("BLOCK")));
+
+        assertThat(result.passed()).isTrue();
+        assertThat(result.fallbacks()).isEqualTo(1);
+        assertThat(result.decided()).isEqualTo(1);
+    }
+
+    @Test
+    void catchesALostAndAConflictingDecisionAndCountsIdenticalDuplicates() {
+        var result = DrillChecks.check(List.of(decided("lost", "ALLOW"), decided("twice", "ALLOW"), decided("dup", "BLOCK")),
+                Map.of("twice", List.of("ALLOW", "REVIEW"), "dup", List.of("BLOCK", "BLOCK"), "other", List.of("ALLOW")));
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.lost()).isEqualTo(1);
+        assertThat(result.conflicting()).isEqualTo(1);
+        assertThat(result.identicalDuplicates()).isEqualTo(1);
+        assertThat(result.examples()).containsEntry("lost", List.of("lost"));
+    }
+
+    @Test
+    void catchesADecidedAnswerUnlikeTheLogButNotAFallback() {
+        var result = DrillChecks.check(List.of(decided("t1", "ALLOW"), fallback("t2")),
+                Map.of("t1", List.of("BLOCK"), "t2", List.of("ALLOW")));
+
+        assertThat(result.answerMismatches()).isEqualTo(1);
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
+    void aRequestWithoutAnAnswerFails() {
+        var result = DrillChecks.check(List.of(new DrillChecks.Answer("t1", 0, null, false, 0, 1)), Map.of("t1", List.of("ALLOW")));
+
+        assertThat(result.requestErrors()).isEqualTo(1);
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
+    void aRefusedRequestIsAnErrorButOwesNoDecision() {
+        var result = DrillChecks.check(List.of(new DrillChecks.Answer("t1", 422, null, false, 0, 1)), Map.of());
+
+        assertThat(result.requestErrors()).isEqualTo(1);
+        assertThat(result.lost()).isZero();
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
+    void findsRepeatedAlertIds() {
+        assertThat(DrillChecks.repeated(List.of("a", "b", "a", "c", "b", "a"))).containsExactly("a", "b");
+        assertThat(DrillChecks.repeated(List.of("a", "b"))).isEmpty();
+    }
+
+    @Test
+    void refusesTargetsOffThisMachine() {
+        Drill.requireLoopback("x", "127.0.0.1");
+        Drill.requireLoopback("x", "[::1]");
+        assertThatThrownBy(() -> Drill.requireLoopback("--ingest-url", "10.0.0.5")).isInstanceOf(ReplayCli.BadInput.class)
+                .hasMessageContaining("--ingest-url is '10.0.0.5'");
+        assertThat(Drill.bootstrapHosts("127.0.0.1:9092,PLAINTEXT://localhost:9093")).containsExactly("127.0.0.1", "localhost");
+    }
+}
