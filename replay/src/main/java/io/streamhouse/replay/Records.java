@@ -37,6 +37,15 @@ final class Records {
                         p.liveDigest(), p.shadowKeys(), p.shadowDigest()));
                 printDifferences(s.differences(), out);
             }
+            if (t.alerts() != null) {
+                var a = t.alerts();
+                out.printf(Locale.ROOT, "  %-20s %,8d live, %,d shadow settled at the cut: %d only in live, %d only in the shadow, %d differing%n",
+                        "alerts", a.liveCompared(), a.shadowCompared(), a.onlyInLive(), a.onlyInShadow(), a.differing());
+                out.printf(Locale.ROOT, "  %-20s %,8d live (input after the cut), %,d shadow (beyond the horizon)%n", "not compared",
+                        a.liveNotCompared(), a.shadowNotCompared());
+                a.horizons().forEach((type, h) -> out.printf(Locale.ROOT, "    settled horizon %-20s %s%n", type, h));
+                printDifferences(a.differences(), out);
+            }
             if (t.decisions() != null) {
                 var d = t.decisions();
                 out.printf(Locale.ROOT, "  %-20s %,8d transactions before the cut, %d divergent (%d under another rule set version)%n",
