@@ -27,8 +27,9 @@ final class Report {
      *
      * @param liveCompared       live's alert ids in the comparison
      * @param shadowCompared     the shadow's alert ids in the comparison
-     * @param liveNotCompared    live's alert ids not settled at the cut (caused by input after it, or not yet settled)
-     * @param shadowNotCompared  the shadow's alert ids beyond the settled horizon (live has not evaluated them yet)
+     * @param liveNotCompared    live's alert ids not settled at the cut: beyond the settled horizon (live's watermark is
+     *                           often past it, which is only a lower bound), or caused by input after the cut
+     * @param shadowNotCompared  the shadow's alert ids beyond the settled horizon (live may not have evaluated them yet)
      * @param horizons           the settled horizon per alert type
      */
     record AlertReport(long liveCompared, long shadowCompared, long onlyInLive, long onlyInShadow, long differing,
