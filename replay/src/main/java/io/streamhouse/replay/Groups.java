@@ -127,6 +127,27 @@ final class Groups {
         return false;
     }
 
+    /**
+     * Waits until {@code groupId} has committed at least {@code ends} on every partition named (a Flink Kafka source
+     * commits with each completed checkpoint the offset after its last record read).
+     *
+     * @return false if the deadline passed first
+     */
+    static boolean awaitCommitted(Admin admin, String groupId, Map<TopicPartition, Long> ends, Duration timeout)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            Map<TopicPartition, Long> committed = committed(admin, groupId);
+            if (ends.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), -1L) >= e.getValue())) {
+                return true;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            Thread.sleep(250);
+        }
+    }
+
     private Groups() {
     }
 }

@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * (no stack, broker or registry not answering, live not at the cut, the shadow failed or timed out).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, version = "replay 0.1",
-        description = "Rebuild the api's Kafka Streams state from the log into a shadow and prove it equals live.",
+        description = "Rebuild the api's Kafka Streams state or the CEP job's alerts from the log into a shadow and prove it equals live.",
         subcommands = {ReplayCli.Rebuild.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:equal (rebuild), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, or a drill check failed",
@@ -167,14 +167,14 @@ public final class ReplayCli implements Callable<Integer> {
 
 
     @Command(name = "rebuild", mixinStandardHelpOptions = true,
-            description = "Rebuild serving, decisions or all into a shadow from offset 0 to the cut (the inputs' ends now), "
+            description = "Rebuild serving, decisions, cep or all into a shadow from offset 0 to the cut (the inputs' ends now), "
                     + "then compare it with live.")
     static final class Rebuild implements Callable<Integer> {
         @CommandLine.ParentCommand
         ReplayCli parent;
         @Mixin
         Stack stack;
-        @Parameters(paramLabel = "<serving|decisions|all>", description = "what to rebuild")
+        @Parameters(paramLabel = "<serving|decisions|cep|all>", description = "what to rebuild")
         String what;
         @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
         String id;
@@ -190,14 +190,23 @@ public final class ReplayCli implements Callable<Integer> {
         String servingAppId;
         @Option(names = "--decisions-app-id", defaultValue = "streamhouse-api", description = "live decision application id")
         String decisionsAppId;
+        @Option(names = "--cep-group-id", defaultValue = CepShadow.LIVE_GROUP, description = "the live CEP job's group id (default ${DEFAULT-VALUE})")
+        String cepGroupId;
+        @Option(names = "--cep-out-of-orderness", defaultValue = "PT30S",
+                description = "the live CEP job's --max-out-of-orderness (default ${DEFAULT-VALUE}): sets the settled horizon")
+        Duration cepOutOfOrderness;
+        @Option(names = "--cep-output-prefix", defaultValue = "",
+                description = "the live CEP job's --output-prefix, if it writes its alerts to <prefix><topic> (default none)")
+        String cepOutputPrefix;
 
         @Override
         public Integer call() throws Exception {
-            List<Target> targets = "all".equalsIgnoreCase(what.trim()) ? List.of(Target.DECISIONS, Target.SERVING) : List.of(parse(what));
+            boolean all = "all".equalsIgnoreCase(what.trim()), cep = all || "cep".equalsIgnoreCase(what.trim());
+            List<Target> targets = all ? List.of(Target.DECISIONS, Target.SERVING) : cep ? List.of() : List.of(parse(what));
             String shadowId = requireShadowId(id != null ? id
                     : DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
-            if (maxDiffs < 0 || timeoutSeconds < 1 || liveTimeoutSeconds < 1) {
-                throw new BadInput("--max-diffs must be 0 or more, --timeout and --live-timeout at least 1");
+            if (maxDiffs < 0 || timeoutSeconds < 1 || liveTimeoutSeconds < 1 || cepOutOfOrderness.isNegative()) {
+                throw new BadInput("--max-diffs must be 0 or more, --timeout and --live-timeout at least 1, --cep-out-of-orderness not negative");
             }
             PrintStream out = parent.out;
             Endpoints endpoints = stack.endpoints();
@@ -219,11 +228,25 @@ public final class ReplayCli implements Callable<Integer> {
                                 + endpoints.bootstrapServers() + ": is the api running? (--" + target.label() + "-app-id)");
                     }
                 }
+                if (cep) {
+                    String group = CepShadow.groupId(shadowId);
+                    if (Files.exists(record) || Groups.exists(admin, group) || !Groups.topicsWithPrefix(admin, CepShadow.topicPrefix(group)).isEmpty()) {
+                        throw new BadInput("the shadow '" + shadowId + "' already exists (" + group + "): choose another --id, or "
+                                + "./streamhouse replay discard " + shadowId);
+                    }
+                    if (!Groups.exists(admin, cepGroupId)) {
+                        throw new Endpoints.EnvironmentException("the live CEP job's group " + cepGroupId + " does not exist on "
+                                + endpoints.bootstrapServers() + ": is the CEP job running? (--cep-group-id)");
+                    }
+                }
                 Progress progress = json ? Progress.none() : Progress.to(parent.err, System.console() != null);
                 Instant began = Instant.now();
                 List<Report.TargetReport> reports = new ArrayList<>();
                 for (Target target : targets) {
                     reports.add(rebuild(target, shadowId, admin, endpoints, serdes, timeout, progress, out));
+                }
+                if (cep) {
+                    reports.add(rebuildCep(shadowId, admin, endpoints, serdes, timeout, progress, out));
                 }
                 long divergences = reports.stream().mapToLong(Report.TargetReport::divergences).sum();
                 Report.Summary summary = new Report.Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
@@ -273,7 +296,43 @@ public final class ReplayCli implements Callable<Integer> {
             Map<String, Long> cutView = new TreeMap<>();
             cut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
             return new Report.TargetReport(target.label(), liveId, shadowApp, result.events(), result.dropped(),
-                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, divergences);
+                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, null, divergences);
+        }
+
+        /**
+         * The CEP job into a shadow: cut its inputs (the rules included), read them to the cut (events, their times,
+         * the settled horizons), wait until live has consumed the cut, run the job bounded at the cut in a child JVM,
+         * then compare the settled alerts by id.
+         */
+        private Report.TargetReport rebuildCep(String shadowId, Admin admin, Endpoints endpoints, TopicSerdes serdes,
+                                               Duration timeout, Progress progress, PrintStream out) throws Exception {
+            String group = CepShadow.groupId(shadowId);
+            Cut cut = Cut.take(admin, CepShadow.inputTopics());
+            if (!json) {
+                out.printf(Locale.ROOT, "cep: cut at the inputs' ends now, %,d offsets on %d partitions; shadow %s%n",
+                        cut.span(), cut.offsets().size(), group);
+            }
+            AlertVerify verify = new AlertVerify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
+            AlertVerify.Input input = verify.readInput(cut, cepOutOfOrderness);
+            // Live at the cut: its group has committed (with a checkpoint) every record before the cut. The Kafka source
+            // commits the offset after its last record, which is short of the cut when a transaction marker ends it.
+            if (!Groups.awaitCommitted(admin, cepGroupId, input.lastRecordEnds(), Duration.ofSeconds(liveTimeoutSeconds))) {
+                throw new Endpoints.EnvironmentException("the live CEP job (group " + cepGroupId + ") has not reached the cut within "
+                        + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");
+            }
+            Path work = Files.createDirectories(stack.data().resolve("replay").resolve("state"));
+            progress.update("cep", 0, Math.max(1, cut.span()), 0, Duration.ZERO);
+            CepShadow.Result result = CepShadow.run(CepShadow.home(), group, cut, admin, endpoints.bootstrapServers(),
+                    endpoints.registryUrl(), work, timeout);
+            progress.done("cep", input.events(), result.duration());
+            // The shadow ran for seconds after live passed the cut: live's alerts up to the settled horizon, emitted as
+            // its watermark passed it, are committed by its next checkpoint (every second) well before they are read.
+            Report.AlertReport alerts = verify.compare(input, verify.alerts(cepOutputPrefix), verify.alerts(CepShadow.topicPrefix(group)));
+            Map<String, Long> cutView = new TreeMap<>();
+            cut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
+            double seconds = Math.max(0.001, result.duration().toMillis() / 1000.0);
+            return new Report.TargetReport("cep", cepGroupId, group, input.events(), 0, result.duration().toMillis(),
+                    input.events() / seconds, cutView, List.of(), null, alerts, alerts.divergent());
         }
 
         private static Target parse(String raw) {
@@ -359,6 +418,13 @@ public final class ReplayCli implements Callable<Integer> {
                     }
                     deleteRecursively(stack.data().resolve("replay").resolve("state").resolve(app));
                 }
+                String cepGroup = CepShadow.groupId(shadowId);
+                topics.addAll(Groups.topicsWithPrefix(admin, CepShadow.topicPrefix(cepGroup)));
+                if (Groups.exists(admin, cepGroup)) {
+                    groups.add(cepGroup);
+                }
+                deleteRecursively(stack.data().resolve("replay").resolve("state").resolve(cepGroup));
+                Files.deleteIfExists(stack.data().resolve("replay").resolve("state").resolve(cepGroup + ".log"));
                 Path record = Records.file(stack.data(), shadowId);
                 if (topics.isEmpty() && groups.isEmpty() && !Files.exists(record)) {
                     throw new BadInput("no shadow '" + shadowId + "' on " + endpoints.bootstrapServers());

@@ -22,9 +22,25 @@ final class Report {
     record DecisionReport(long transactions, long divergent, long differentRuleSetVersion, List<Difference> differences) {
     }
 
+    /**
+     * The CEP job's alerts, by alert id, of those settled at the cut (see {@link AlertVerify}).
+     *
+     * @param liveCompared       live's alert ids in the comparison
+     * @param shadowCompared     the shadow's alert ids in the comparison
+     * @param liveNotCompared    live's alert ids not settled at the cut: beyond the settled horizon (live's watermark is
+     *                           often past it, which is only a lower bound), or caused by input after the cut
+     * @param shadowNotCompared  the shadow's alert ids beyond the settled horizon (live may not have evaluated them yet)
+     * @param horizons           the settled horizon per alert type
+     */
+    record AlertReport(long liveCompared, long shadowCompared, long onlyInLive, long onlyInShadow, long differing,
+                       long divergent, long liveNotCompared, long shadowNotCompared, Map<String, String> horizons,
+                       List<Difference> differences) {
+    }
+
+    /** @param alerts the CEP job's comparison (target cep only); stores are then empty and decisions null */
     record TargetReport(String target, String liveApplicationId, String shadowApplicationId, long events, long droppedPastCut,
                         long durationMs, double eventsPerSecond, Map<String, Long> cut, List<StoreReport> stores,
-                        DecisionReport decisions, long divergences) {
+                        DecisionReport decisions, AlertReport alerts, long divergences) {
     }
 
     /** @param result EQUAL (exit 0) or DIVERGENT (exit 1) */

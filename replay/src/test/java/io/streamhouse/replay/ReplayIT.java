@@ -61,9 +61,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The replay CLI against the shared broker, as an SRE would run it: the generator's seeded traffic is decided and
- * projected by "live" applications (the api's topologies, under test application ids), then rebuilt into shadows and
- * compared. In order: a rebuild equals live; a second rebuild equals the first; records past the cut are not applied;
- * a planted change in live state is reported with both values; bad input and a missing stack get their exit codes.
+ * projected by "live" applications (the api's topologies, under test application ids) and matched by a live CEP job
+ * (CepMain in a child JVM, as ./streamhouse up runs it, writing its alerts under a test prefix so the decisions'
+ * fraud-alert table stays as it was), then rebuilt into shadows and compared. In order: a rebuild equals live; a second
+ * rebuild equals the first; records past the cut are not applied; a planted change in live state, and planted live
+ * alerts, are reported; bad input and a missing stack get their exit codes.
  */
 @WithStreamhousePlatform
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -72,8 +74,9 @@ class ReplayIT {
     private static final String RUN = Long.toString(System.nanoTime() % 1_000_000);
     private static final String LIVE_API = "replay-it-api-" + RUN, LIVE_SERVING = "replay-it-serving-" + RUN;
     private static final String FIRST = "first-" + RUN, SECOND = "second-" + RUN, PLANTED = "planted-" + RUN;
+    private static final String LIVE_CEP = "replay-it-cep-" + RUN, LIVE_CEP_PREFIX = LIVE_CEP + ".";
 
-    /** No CEP job runs here, so nothing writes alerts and these stores stay empty. */
+    /** The live CEP job writes under a prefix, not to the alert topics serving reads: these stores stay empty. */
     private static final java.util.Set<String> ALERT_STORES = java.util.Set.of(ServingStores.SUBJECT_ALERTS, ServingStores.ALERT_FEED);
 
     private static EmbeddedPlatform platform;
@@ -82,6 +85,7 @@ class ReplayIT {
     private static Path data;
     private static Generation generation;
     private static final List<KafkaStreams> live = new ArrayList<>();
+    private static Process liveCep;
 
     @BeforeAll
     static void liveAppsDecideAndProjectTheGeneratorsTraffic() throws Exception {
@@ -106,10 +110,48 @@ class ReplayIT {
         awaitLiveAt(Target.DECISIONS, LIVE_API);
         live.add(start(LIVE_SERVING, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
         awaitLiveAt(Target.SERVING, LIVE_SERVING);
+        liveCep = startLiveCep();
+        awaitLiveCepAtTheInputsEnds();
+    }
+
+    /** The live CEP job has committed (with a checkpoint) every input record there is now. */
+    private static void awaitLiveCepAtTheInputsEnds() throws Exception {
+        var input = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 0)
+                .readInput(Cut.take(admin, CepShadow.inputTopics()), Duration.ofSeconds(30));
+        assertThat(Groups.awaitCommitted(admin, LIVE_CEP, input.lastRecordEnds(), Duration.ofSeconds(180)))
+                .as("the live CEP job caught up with its inputs").isTrue();
+    }
+
+    /** CepMain --local in a child JVM on the flink-job classpath, as the launcher's CepProcess starts it. */
+    private static Process startLiveCep() throws Exception {
+        Path home = CepShadow.home();
+        Path classpathFile = home.resolve(CepShadow.CLASSPATH_FILE);
+        assertThat(classpathFile).as("built by -am (replay lists flink-job for the build order)").isRegularFile();
+        CepShadow.createOutputs(admin, LIVE_CEP_PREFIX);
+        Path log = data.resolve("live-cep.log");
+        Path tmp = Files.createDirectories(data.resolve("live-cep-tmp"));
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+                "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + tmp, "-cp",
+                home.resolve("deploy/flink-job/target/classes") + java.io.File.pathSeparator + Files.readString(classpathFile).trim(),
+                "io.streamhouse.detection.cep.CepMain", "--local", "--watch-stdin", "--bootstrap", platform.bootstrapServers(),
+                "--registry", platform.schemaRegistryUrl().toString(), "--group-id", LIVE_CEP, "--output-prefix", LIVE_CEP_PREFIX,
+                "--parallelism", "2")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            assertThat(child.isAlive()).as("live CEP job (log %s)", log).isTrue();
+            assertThat(Files.readString(log)).contains("STREAMHOUSE-CEP-READY");
+        });
+        return child;
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
+        if (liveCep != null) {
+            liveCep.getOutputStream().close(); // --watch-stdin: it cancels its job and exits
+            if (!liveCep.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                liveCep.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
         live.forEach(s -> s.close(Duration.ofSeconds(20)));
         if (admin != null) {
             admin.close();
@@ -156,7 +198,8 @@ class ReplayIT {
     private static Run rebuild(String what, String id) {
         return replay("rebuild", what, "--id", id, "--json", "--data", data.toString(),
                 "--bootstrap-servers", platform.bootstrapServers(), "--registry-url", platform.schemaRegistryUrl().toString(),
-                "--serving-app-id", LIVE_SERVING, "--decisions-app-id", LIVE_API, "--timeout", "180");
+                "--serving-app-id", LIVE_SERVING, "--decisions-app-id", LIVE_API, "--cep-group-id", LIVE_CEP,
+                "--cep-output-prefix", LIVE_CEP_PREFIX, "--timeout", "180", "--live-timeout", "120");
     }
 
     private static String[] stack(String... args) {
@@ -204,6 +247,12 @@ class ReplayIT {
         assertThat(store(serving, ServingStores.CUSTOMER_STATE).get("keys").asLong()).isPositive();
         assertThat(store(serving, ServingStores.VEHICLE_HEALTH).get("keys").asLong()).isPositive();
         assertThat(Files.exists(Records.file(data, FIRST))).as("the record promote checks").isTrue();
+        JsonNode cep = target(summary, "cep");
+        assertThat(cep.get("events").asLong()).as("the inputs before the cut, read").isGreaterThanOrEqualTo(transactions);
+        JsonNode alerts = cep.get("alerts");
+        assertThat(alerts.get("liveCompared").asLong()).as("settled alerts compared").isPositive();
+        assertThat(alerts.get("shadowCompared").asLong()).isEqualTo(alerts.get("liveCompared").asLong());
+        assertThat(alerts.get("divergent").asLong()).as(alerts.toString()).isZero();
     }
 
     @Test
@@ -233,6 +282,14 @@ class ReplayIT {
                     assertThat(report.divergent()).as(report.differences().toString()).isZero();
                 }
             }
+            // The CEP job, twice over the same log to the same cut: every alert, settled or not, identical.
+            var alerts = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)),
+                    new RegistryTopicSerdes(registry), 5);
+            var firstAlerts = alerts.alerts(CepShadow.topicPrefix(CepShadow.groupId(FIRST)));
+            var secondAlerts = alerts.alerts(CepShadow.topicPrefix(CepShadow.groupId(SECOND)));
+            assertThat(firstAlerts).isNotEmpty();
+            assertThat(firstAlerts.values()).allMatch(sameId -> sameId.size() == 1);
+            assertThat(secondAlerts).isEqualTo(firstAlerts);
         }
     }
 
@@ -313,6 +370,43 @@ class ReplayIT {
 
     @Test
     @Order(5)
+    void plantedLiveAlertsAreReported() throws Exception {
+        var verify = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 5);
+        var settled = verify.readInput(Cut.take(admin, CepShadow.inputTopics()), Duration.ofSeconds(30));
+        io.streamhouse.domain.event.Alert original = verify.alerts(LIVE_CEP_PREFIX).values().stream().map(l -> l.get(0))
+                .filter(a -> AlertVerify.settled(a, settled)).findFirst().orElseThrow();
+        var extra = io.streamhouse.domain.event.Alert.newBuilder(original).setAlertId("planted-extra-" + RUN)
+                .setEnvelope(io.streamhouse.domain.event.Envelope.newBuilder(original.getEnvelope()).setEventId("planted-extra-" + RUN).build())
+                .build();
+        var altered = io.streamhouse.domain.event.Alert.newBuilder(original).setSummary("PLANTED").build();
+        String topic = switch (original.getCategory()) {
+            case FRAUD -> Topics.FRAUD_ALERTS.name();
+            case PARCEL -> Topics.PARCEL_ALERTS.name();
+            case MAINTENANCE -> Topics.MAINTENANCE_ALERTS.name();
+        };
+        var codec = serdes.valueSerde(Topics.FRAUD_ALERTS).serializer();
+        try (var producer = producer()) {
+            for (var a : List.of(extra, altered)) {
+                producer.send(new ProducerRecord<>(LIVE_CEP_PREFIX + topic, a.getSubject().getId(), codec.serialize(topic, a))).get();
+            }
+        }
+
+        Run run = rebuild("cep", "alerts-" + RUN);
+
+        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(ReplayCli.DIVERGENT);
+        JsonNode alerts = target(run.json(), "cep").get("alerts");
+        assertThat(alerts.get("divergent").asLong()).as(alerts.toString()).isEqualTo(2);
+        assertThat(alerts.get("onlyInLive").asLong()).isEqualTo(1);
+        assertThat(alerts.get("differing").asLong()).isEqualTo(1);
+        assertThat(alerts.get("onlyInShadow").asLong()).isZero();
+        List<String> reported = new ArrayList<>();
+        alerts.get("differences").forEach(d -> reported.add(d.get("key").asText() + ": " + d.get("reason").asText()));
+        assertThat(reported).containsExactlyInAnyOrder("planted-extra-" + RUN + ": only in live",
+                original.getAlertId() + ": alerts with this id: 2 live, 1 shadow");
+    }
+
+    @Test
+    @Order(6)
     void badInputAndAMissingStackGetTheirExitCodes() throws Exception {
         Run unknown = replay(stack("rebuild", "parcels"));
         assertThat(unknown.exit()).isEqualTo(ReplayCli.BAD_INPUT);
@@ -340,7 +434,7 @@ class ReplayIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void promoteNamesTheShadowForTheApiAndDiscardDeletesAShadow() throws Exception {
         Run promote = replay(stack("promote", FIRST));
         assertThat(promote.exit()).as(promote.err()).isZero();
@@ -356,8 +450,10 @@ class ReplayIT {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId(SECOND))).isEmpty();
             assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId(SECOND))).isEmpty();
+            assertThat(Groups.topicsWithPrefix(admin, CepShadow.topicPrefix(CepShadow.groupId(SECOND)))).isEmpty();
         });
         assertThat(Groups.exists(admin, Target.SERVING.shadowApplicationId(SECOND))).isFalse();
+        assertThat(Groups.exists(admin, CepShadow.groupId(SECOND))).isFalse();
         assertThat(Files.exists(Records.file(data, SECOND))).isFalse();
     }
 
@@ -367,7 +463,7 @@ class ReplayIT {
      * the latest rules. Replay reports each of them, with the rule set versions as the reason.
      */
     @Test
-    @Order(7)
+    @Order(8)
     void aRuleChangedMidLogMakesEveryEarlierDecisionDifferWithTheReason() throws Exception {
         long before = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
         try (var producer = producer()) {

@@ -7,6 +7,7 @@ import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -43,6 +44,8 @@ import java.util.stream.Stream;
 public final class CepMain {
     public static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";
     public static final String JOB_NAME = "streamhouse-cep";
+    /** Printed by a bounded {@code --local} run once its job finished (every source at its stop offsets, committed). */
+    public static final String FINISHED_LINE = "STREAMHOUSE-CEP-FINISHED";
 
     public static void main(String[] args) throws Exception {
         CepOptions options;
@@ -55,6 +58,12 @@ public final class CepMain {
         }
         if (options.local()) {
             runLocal(options, System.out, options.watchStdin() ? System.in : null);
+            if (options.bounded()) {
+                // Finished (a failure throws and exits non-zero): stop now, whatever non-daemon threads remain.
+                System.out.println(FINISHED_LINE);
+                System.out.flush();
+                System.exit(0);
+            }
         } else {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(options));
             wire(env, options);
@@ -99,8 +108,8 @@ public final class CepMain {
         env.setBufferTimeout(options.bufferTimeoutMs());
         env.enableCheckpointing(options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         RegistryClientFactory registry = RegistryClientFactory.url(options.registry());
-        CepJob.build(env, KafkaCepIo.sources(options.bootstrap(), options.groupId(), registry),
-                KafkaCepIo.sinks(options.bootstrap(), options.groupId(), registry, options.delivery()),
+        CepJob.build(env, KafkaCepIo.sources(options.bootstrap(), options.groupId(), registry, options.stopAt()),
+                KafkaCepIo.sinks(options.bootstrap(), options.groupId(), registry, options.delivery(), options.outputPrefix()),
                 options.jobConfig(), registry);
     }
 
@@ -118,6 +127,10 @@ public final class CepMain {
             conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, asUri(dir) + "/savepoints");
         });
         options.restore().ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
+        if (options.bounded()) {
+            // A replay fails loudly rather than retrying for ever: its caller reports the failure.
+            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        }
         return conf;
     }
 

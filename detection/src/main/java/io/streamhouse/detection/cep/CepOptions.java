@@ -1,12 +1,14 @@
 package io.streamhouse.detection.cep;
 
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.kafka.common.TopicPartition;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -29,12 +31,28 @@ import java.util.Optional;
  * --rest-port            [STREAMHOUSE_CEP_REST_PORT]             0 (local only; bound to 127.0.0.1; 0 picks a free port)
  * --resume-latest        [STREAMHOUSE_CEP_RESUME_LATEST]         true (local only: restore the newest retained checkpoint in checkpoint-dir)
  * --watch-stdin          [STREAMHOUSE_CEP_WATCH_STDIN]           false (stop when standard input closes: a child of the launcher)
+ * --stop-at              [STREAMHOUSE_CEP_STOP_AT]               none: unbounded. topic:partition=offset,… for every partition
+ *                                                                of every input: a bounded run from the earliest offsets,
+ *                                                                finished once each partition reached its offset (replay)
+ * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
+ *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
  * </pre>
  */
 public record CepOptions(String bootstrap, String registry, String groupId, int parallelism,
                          Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
-                         boolean local, int restPort, boolean resumeLatest, boolean watchStdin) {
+                         boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
+                         Map<TopicPartition, Long> stopAt, String outputPrefix) {
+
+    public CepOptions {
+        stopAt = Map.copyOf(stopAt);
+        Objects.requireNonNull(outputPrefix, "outputPrefix");
+    }
+
+    /** A bounded run (replay): every source stops at its {@link #stopAt} offsets and the job then finishes. */
+    public boolean bounded() {
+        return !stopAt.isEmpty();
+    }
 
     private static final List<String[]> KNOWN = List.of(
             new String[]{"bootstrap", "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092"},
@@ -51,7 +69,9 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"local", "STREAMHOUSE_CEP_LOCAL", "false"},
             new String[]{"rest-port", "STREAMHOUSE_CEP_REST_PORT", "0"},
             new String[]{"resume-latest", "STREAMHOUSE_CEP_RESUME_LATEST", "true"},
-            new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"});
+            new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"},
+            new String[]{"stop-at", "STREAMHOUSE_CEP_STOP_AT", ""},
+            new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""});
 
     public static CepOptions parse(String[] args, Map<String, String> env) {
         Map<String, String> given = new HashMap<>();
@@ -87,11 +107,37 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 delivery(v.get("delivery")), duration(v, "max-out-of-orderness"), duration(v, "idleness"),
                 Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
-                Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")));
+                Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
+                stopAt(v.get("stop-at")), v.get("output-prefix"));
     }
 
     public CepJobConfig jobConfig() {
         return new CepJobConfig(maxOutOfOrderness, idleness, false);
+    }
+
+    /** {@code topic:partition=offset,…} (topic names hold no ',' and the partition follows the last ':'). */
+    static Map<TopicPartition, Long> stopAt(String raw) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        if (raw == null || raw.isBlank()) {
+            return offsets;
+        }
+        for (String part : raw.split(",")) {
+            int colon = part.lastIndexOf(':'), eq = part.lastIndexOf('=');
+            try {
+                if (colon < 1 || eq < colon) {
+                    throw new NumberFormatException();
+                }
+                long offset = Long.parseLong(part.substring(eq + 1));
+                int partition = Integer.parseInt(part.substring(colon + 1, eq));
+                if (offset < 0 || partition < 0) {
+                    throw new NumberFormatException();
+                }
+                offsets.put(new TopicPartition(part.substring(0, colon), partition), offset);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--stop-at takes topic:partition=offset,…, not '" + part + "'");
+            }
+        }
+        return offsets;
     }
 
     private static Optional<String> blankToEmpty(String s) {

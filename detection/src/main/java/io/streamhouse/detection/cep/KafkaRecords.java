@@ -19,10 +19,12 @@ final class KafkaRecords {
     /** An alert in the wire format on the topic of its category, keyed by its subject (card, customer, parcel, vehicle). */
     static final class AlertSchema implements KafkaRecordSerializationSchema<Alert> {
         private final RegistryClientFactory registry;
+        private final String topicPrefix;
         private transient AvroSerializer<Alert> serializer;
 
-        AlertSchema(RegistryClientFactory registry) {
+        AlertSchema(RegistryClientFactory registry, String topicPrefix) {
             this.registry = registry;
+            this.topicPrefix = topicPrefix;
         }
 
         @Override
@@ -33,7 +35,8 @@ final class KafkaRecords {
         @Override
         public ProducerRecord<byte[], byte[]> serialize(Alert alert, KafkaSinkContext context, Long timestamp) {
             String topic = topicOf(alert);
-            return new ProducerRecord<>(topic, null, alert.getWindowEnd().toEpochMilli(),
+            // Serialised under the live topic's subject, so a replay's shadow copy is byte for byte the same.
+            return new ProducerRecord<>(topicPrefix + topic, null, alert.getWindowEnd().toEpochMilli(),
                     alert.getSubject().getId().getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, alert));
         }
     }
@@ -48,6 +51,12 @@ final class KafkaRecords {
 
     /** A dead letter byte for byte on {@code <topic>.dlq}, with the reason headers the Streams topologies write. */
     static final class DeadLetterSchema implements KafkaRecordSerializationSchema<DeadLetter> {
+        private final String topicPrefix;
+
+        DeadLetterSchema(String topicPrefix) {
+            this.topicPrefix = topicPrefix;
+        }
+
         @Override
         public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext context, Long timestamp) {
             RecordHeaders headers = new RecordHeaders();
@@ -62,12 +71,18 @@ final class KafkaRecords {
             if (d.schemaId != null) {
                 put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(d.schemaId));
             }
-            return new ProducerRecord<>(d.sourceTopic + ".dlq", null, null, d.key, d.value, headers);
+            return new ProducerRecord<>(topicPrefix + d.sourceTopic + ".dlq", null, null, d.key, d.value, headers);
         }
     }
 
     /** A late event on {@code <topic>.late}, keyed as on its own topic, with why it was late. */
     static final class LateSchema implements KafkaRecordSerializationSchema<LateRecord> {
+        private final String topicPrefix;
+
+        LateSchema(String topicPrefix) {
+            this.topicPrefix = topicPrefix;
+        }
+
         @Override
         public ProducerRecord<byte[], byte[]> serialize(LateRecord r, KafkaSinkContext context, Long timestamp) {
             RecordHeaders headers = new RecordHeaders();
@@ -75,7 +90,7 @@ final class KafkaRecords {
             put(headers, LateEventHeaders.SOURCE_TOPIC, r.sourceTopic);
             put(headers, LateEventHeaders.WATERMARK, Instant.ofEpochMilli(r.watermark).toString());
             put(headers, LateEventHeaders.LATENESS_MS, Long.toString(r.latenessMillis()));
-            return new ProducerRecord<>(r.lateTopic, null, r.occurredAt, r.key.getBytes(StandardCharsets.UTF_8), r.value,
+            return new ProducerRecord<>(topicPrefix + r.lateTopic, null, r.occurredAt, r.key.getBytes(StandardCharsets.UTF_8), r.value,
                     headers);
         }
     }

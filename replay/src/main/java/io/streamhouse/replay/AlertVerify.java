@@ -1,0 +1,216 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AlertType;
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Compares the CEP job's alerts of two runs (live and a shadow, or two shadows) by alert id, restricted to what both
+ * must have produced from the input before the cut.
+ *
+ * <p>A run sees an input event only when its watermark passes the event's time, and a parcel's deadline fires only
+ * when its watermark passes the deadline. The shadow's sources end at the cut, so it ends with the final watermark
+ * (+&infin;) and evaluates everything; live, at the cut, has evaluated only what its watermark passed. Live's watermark
+ * at a matcher, once it has read the cut, is at least the <em>settled horizon</em> of that matcher's inputs: the
+ * smallest, over their non-empty partitions, of the newest event time before the cut minus the out-of-orderness bound
+ * minus 1 ms (the watermark is per Kafka partition, the minimum over the partitions still active; an idle partition
+ * only raises it). So an alert is compared when its window end (the time it fires at) and every matched event's time
+ * are at or before the horizon of its pattern, and every matched event is before the cut: both runs have then
+ * certainly evaluated it. Other alerts are counted, not compared: the shadow's beyond the horizon (live has not
+ * evaluated them yet) and live's caused by input after the cut.
+ *
+ * <p>Every field is compared: an alert's id is derived from its occurrence and its envelope times are event times
+ * ({@code occurredAt} = {@code recordedAt} = window end), so no field is informational. An id on one side only, twice
+ * on a side, or with another value is a divergence.
+ */
+final class AlertVerify {
+
+    /** What the input before the cut holds: each event's time by id, and the settled horizon per alert type. */
+    record Input(long events, Map<String, Instant> eventTimes, Map<AlertType, Instant> horizons,
+                 Map<TopicPartition, Long> lastRecordEnds) {
+    }
+
+    private final TopicReader reader;
+    private final TopicSerdes serdes;
+    private final int maxDifferences;
+
+    AlertVerify(TopicReader reader, TopicSerdes serdes, int maxDifferences) {
+        this.reader = reader;
+        this.serdes = serdes;
+        this.maxDifferences = maxDifferences;
+    }
+
+    /** The patterns' inputs: a matcher's watermark is the minimum over these topics' partitions. */
+    static List<Topic<String, ?>> inputsOf(AlertType type) {
+        return switch (type) {
+            case CARD_TESTING, IMPOSSIBLE_TRAVEL -> List.of(Topics.TRANSACTION_REQUESTS);
+            case ACCOUNT_TAKEOVER -> List.of(Topics.CUSTOMERS, Topics.ORDERS);
+            case PARCEL_SLA_BREACH -> List.of(Topics.PARCEL_SCANS);
+            case ENGINE_OVERHEATING, MAINTENANCE_DUE -> List.of(Topics.VEHICLE_TELEMETRY);
+            case OTHER -> List.of();
+        };
+    }
+
+    /** Reads the job's inputs up to the cut (read_committed; unreadable records are dead letters on both sides). */
+    Input readInput(Cut cut, Duration outOfOrderness) {
+        Map<String, Instant> times = new HashMap<>();
+        Map<TopicPartition, Instant> newest = new HashMap<>();
+        Map<TopicPartition, Long> lastEnds = new HashMap<>();
+        long[] events = {0};
+        for (String topicName : CepShadow.inputTopics()) {
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            cut.offsets().forEach((tp, end) -> {
+                if (tp.topic().equals(topicName)) {
+                    ends.put(tp, end);
+                }
+            });
+            Topic<String, ?> topic = Topics.all().stream().filter(t -> t.name().equals(topicName)).findFirst().orElseThrow();
+            Deserializer<?> decoder = serdes.valueSerde(topic).deserializer();
+            boolean eventTime = Topics.eventTimeInputs().contains(topic);
+            reader.read(ends, r -> {
+                TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                lastEnds.merge(tp, r.offset() + 1, Math::max);
+                events[0]++;
+                if (!eventTime || r.value() == null) {
+                    return;
+                }
+                Object value;
+                try {
+                    value = decoder.deserialize(r.topic(), r.value());
+                } catch (RuntimeException unreadable) {
+                    return;
+                }
+                Envelope envelope = (Envelope) ((GenericRecord) value).get("envelope");
+                times.put(envelope.getEventId(), envelope.getOccurredAt());
+                newest.merge(tp, envelope.getOccurredAt(), (a, b) -> a.isAfter(b) ? a : b);
+            });
+        }
+        Map<AlertType, Instant> horizons = new TreeMap<>();
+        for (AlertType type : AlertType.values()) {
+            Set<String> topics = new TreeSet<>(inputsOf(type).stream().map(Topic::name).toList());
+            newest.entrySet().stream().filter(e -> topics.contains(e.getKey().topic())).map(Map.Entry::getValue)
+                    .min(Instant::compareTo)
+                    .ifPresent(t -> horizons.put(type, t.minus(outOfOrderness).minusMillis(1)));
+        }
+        return new Input(events[0], times, horizons, lastEnds);
+    }
+
+    /** Every alert on the three alert topics of a run ({@code prefix} + live name), grouped by id. */
+    Map<String, List<Alert>> alerts(String prefix) {
+        Deserializer<Alert> decoder = serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer();
+        Map<String, List<Alert>> byId = new TreeMap<>();
+        for (Topic<String, Alert> topic : CepShadow.alertTopics()) {
+            reader.readAll(prefix + topic.name(), r -> {
+                Alert a;
+                try {
+                    a = decoder.deserialize(topic.name(), r.value());
+                } catch (RuntimeException unreadable) {
+                    byId.computeIfAbsent("unreadable@" + r.topic() + "/" + r.partition() + "/" + r.offset(), k -> new ArrayList<>());
+                    return;
+                }
+                byId.computeIfAbsent(a.getAlertId(), k -> new ArrayList<>()).add(a);
+            });
+        }
+        return byId;
+    }
+
+    /** True if both runs must have produced {@code alert} from the input before the cut (see the class comment). */
+    static boolean settled(Alert alert, Input input) {
+        Instant horizon = input.horizons().get(alert.getType());
+        if (horizon == null || alert.getWindowEnd().isAfter(horizon)) {
+            return false;
+        }
+        for (String id : alert.getMatchedEventIds()) {
+            Instant t = input.eventTimes().get(id);
+            if (t == null || t.isAfter(horizon)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Report.AlertReport compare(Input input, Map<String, List<Alert>> live, Map<String, List<Alert>> shadow) {
+        Function<Map<String, List<Alert>>, Map<String, List<Alert>>> inScope = side -> {
+            Map<String, List<Alert>> kept = new TreeMap<>();
+            side.forEach((id, alerts) -> {
+                if (!alerts.isEmpty() && settled(alerts.get(0), input)) {
+                    kept.put(id, alerts);
+                }
+            });
+            return kept;
+        };
+        Map<String, List<Alert>> a = inScope.apply(live), b = inScope.apply(shadow);
+        Set<String> ids = new TreeSet<>(a.keySet());
+        ids.addAll(b.keySet());
+        long onlyLive = 0, onlyShadow = 0, differing = 0;
+        List<Report.Difference> differences = new ArrayList<>();
+        for (String id : ids) {
+            List<Alert> x = a.getOrDefault(id, List.of()), y = b.getOrDefault(id, List.of());
+            if (x.size() == 1 && y.size() == 1 && x.get(0).equals(y.get(0))) {
+                continue;
+            }
+            String reason;
+            if (y.isEmpty()) {
+                onlyLive++;
+                reason = "only in live";
+            } else if (x.isEmpty()) {
+                onlyShadow++;
+                reason = "only in the shadow";
+            } else if (x.size() != 1 || y.size() != 1) {
+                differing++;
+                reason = "alerts with this id: " + x.size() + " live, " + y.size() + " shadow";
+            } else {
+                differing++;
+                reason = "fields differ: " + String.join(", ", differingFields(x.get(0), y.get(0)));
+            }
+            if (differences.size() < maxDifferences) {
+                differences.add(new Report.Difference(id, x.isEmpty() ? null : x.toString(), y.isEmpty() ? null : y.toString(), reason));
+            }
+        }
+        long shadowBeyond = shadow.size() - b.size(), liveOutside = live.size() - a.size();
+        Map<String, String> horizons = new TreeMap<>();
+        input.horizons().forEach((type, t) -> horizons.put(type.toString(), t.toString()));
+        return new Report.AlertReport(a.size(), b.size(), onlyLive, onlyShadow, differing, onlyLive + onlyShadow + differing,
+                liveOutside, shadowBeyond, horizons, differences);
+    }
+
+    /** The top-level fields (and envelope fields, as {@code envelope.x}) whose values differ. */
+    static List<String> differingFields(Alert x, Alert y) {
+        List<String> fields = new ArrayList<>();
+        for (Schema.Field f : Alert.getClassSchema().getFields()) {
+            Object p = x.get(f.pos()), q = y.get(f.pos());
+            if (Objects.equals(p, q)) {
+                continue;
+            }
+            if (p instanceof GenericRecord pr && q instanceof GenericRecord qr && pr.getSchema().equals(qr.getSchema())) {
+                for (Schema.Field g : pr.getSchema().getFields()) {
+                    if (!Objects.equals(pr.get(g.pos()), qr.get(g.pos()))) {
+                        fields.add(f.name() + "." + g.name());
+                    }
+                }
+            } else {
+                fields.add(f.name());
+            }
+        }
+        return fields;
+    }
+}
