@@ -6,6 +6,7 @@ import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import io.streamhouse.domain.wire.WireFormat;
 import io.streamhouse.projections.serving.ServingTopology;
 import org.apache.avro.Schema;
 import org.apache.avro.io.DecoderFactory;
@@ -103,7 +104,8 @@ final class Backfill implements Callable<Integer> {
 
     /** One input partition's stitch: what came from the lake, what from the log, and the checks on both. */
     record Stitch(String topic, int partition, long lakeRows, long lakeLastOffset, long logStart, long cut, long logRecords,
-                  long stitched, long overlapRows, boolean overlapEqual, String lakeDigest, String logDigest, boolean readBackEqual) {
+                  long stitched, long overlapRows, boolean overlapEqual, String overlapDifference, String lakeDigest, String logDigest,
+                  boolean readBackEqual) {
         boolean exact() {
             return overlapEqual && readBackEqual && stitched == lakeRows + logRecords;
         }
@@ -172,7 +174,7 @@ final class Backfill implements Callable<Integer> {
                 stitches.forEach(s -> out.printf(Locale.ROOT, "  %-36s p%d: lake %,d rows to offset %d + log %,d from %d (log starts %d) = %,d "
                                 + "stitched; %,d rows in both %s; read back %s%n", s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(),
                         s.logRecords(), s.lakeLastOffset() + 1, s.logStart(), s.stitched(), s.overlapRows(),
-                        s.overlapEqual() ? "equal" : "DIFFER", s.readBackEqual() ? "exact" : "DIFFERS"));
+                        s.overlapEqual() ? "equal" : "DIFFER, first at " + s.overlapDifference(), s.readBackEqual() ? "exact" : "DIFFERS"));
             }
             Cut shadowCut = Cut.take(admin, target.inputTopics().stream().map(t -> inputPrefix + t).toList());
             Path stateDir = stack.data().resolve("replay").resolve("state");
@@ -300,6 +302,7 @@ final class Backfill implements Callable<Integer> {
         Schema schema = SpecificData.get().getSchema(topic.valueType());
         SpecificDatumReader<V> reader = new SpecificDatumReader<>(schema);
         Serializer<V> serializer = serdes.valueSerde(topic).serializer();
+        Integer schemaId = null;
         List<Stitch> out = new ArrayList<>();
         for (int p = 0; p < topic.partitions(); p++) {
             TopicPartition tp = new TopicPartition(topic.name(), p);
@@ -320,9 +323,14 @@ final class Backfill implements Callable<Integer> {
                 previous = r.offset();
                 V value = reader.read(null, DecoderFactory.get().binaryDecoder(r.avro(), null));
                 byte[] key = ServingTopology.inputKey(topic, value).getBytes(StandardCharsets.UTF_8);
-                byte[] wire = serializer.serialize(topic.name(), value);
+                if (schemaId == null) {
+                    schemaId = WireFormat.schemaId(serializer.serialize(topic.name(), value), topic.name());
+                }
+                // The row's own Avro, not the generated object's re-encoding: a generated class reads a map into a
+                // HashMap, which would re-encode its entries in another order than the producer wrote them.
+                byte[] wire = WireFormat.frame(schemaId, r.avro());
                 producer.send(new ProducerRecord<>(target, p, r.timestampMs(), key, wire));
-                lakeDigest.add(key, wire);
+                lakeDigest.add(key, canonical(topic.name(), wire));
                 lakeRows++;
                 if (r.offset() >= logStart) {
                     lakeInLog.put(r.offset(), new byte[][]{key, wire});
@@ -331,7 +339,7 @@ final class Backfill implements Callable<Integer> {
             // The log: its records that the lake also holds are compared, those from `next` on are appended.
             Digest logDigest = new Digest();
             long logRecords = 0, overlapRows = 0;
-            boolean overlapEqual = true;
+            String firstDifference = null;
             if (logStart < end) {
                 consumer.assign(List.of(tp));
                 consumer.seek(tp, logStart);
@@ -347,23 +355,28 @@ final class Backfill implements Callable<Integer> {
                         if (r.offset() < next) {
                             byte[][] lakeRow = lakeInLog.remove(r.offset());
                             overlapRows++;
-                            if (lakeRow == null || !java.util.Arrays.equals(lakeRow[0], r.key()) || !java.util.Arrays.equals(lakeRow[1], r.value())) {
-                                overlapEqual = false;
+                            String difference = lakeRow == null ? "in the log, not in the lake"
+                                    : !java.util.Arrays.equals(lakeRow[0], r.key()) ? "keys differ"
+                                    : !java.util.Arrays.equals(canonical(topic.name(), lakeRow[1]), canonical(topic.name(), r.value()))
+                                    ? "values differ (lake " + lakeRow[1].length + " bytes, log " + r.value().length + ")" : null;
+                            if (difference != null && firstDifference == null) {
+                                firstDifference = "offset " + r.offset() + ": " + difference;
                             }
                         } else {
                             producer.send(new ProducerRecord<>(target, p, r.timestamp(), r.key(), r.value(), r.headers()));
-                            logDigest.add(r.key(), r.value());
+                            logDigest.add(r.key(), canonical(topic.name(), r.value()));
                             logRecords++;
                         }
                     }
                 }
                 consumer.assign(List.of());
             }
-            if (!lakeInLog.isEmpty()) {
-                overlapEqual = false; // the lake holds an offset the log (read_committed) does not: aborted or invented
+            if (!lakeInLog.isEmpty() && firstDifference == null) {
+                // the lake holds an offset the log (read_committed) does not: an aborted record, or not ours
+                firstDifference = "offset " + lakeInLog.keySet().stream().min(Long::compare).orElseThrow() + ": in the lake, not in the log";
             }
-            out.add(new Stitch(topic.name(), p, lakeRows, next - 1, logStart, end, logRecords, -1, overlapRows, overlapEqual,
-                    lakeDigest.hex(), logDigest.hex(), false));
+            out.add(new Stitch(topic.name(), p, lakeRows, next - 1, logStart, end, logRecords, -1, overlapRows, firstDifference == null,
+                    firstDifference, lakeDigest.hex(), logDigest.hex(), false));
         }
         return out;
     }
@@ -382,20 +395,71 @@ final class Backfill implements Callable<Integer> {
                 throw new Endpoints.EnvironmentException("reading back " + tp + " did not reach its end within " + timeout.toSeconds() + " s");
             }
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                (count < s.lakeRows() ? lake : log).add(r.key(), r.value());
+                (count < s.lakeRows() ? lake : log).add(r.key(), canonical(s.topic(), r.value()));
                 count++;
             }
         }
         consumer.assign(List.of());
         boolean equal = count == end && lake.hex().equals(s.lakeDigest()) && log.hex().equals(s.logDigest());
         return new Stitch(s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(), s.logStart(), s.cut(), s.logRecords(), count,
-                s.overlapRows(), s.overlapEqual(), s.lakeDigest(), s.logDigest(), equal);
+                s.overlapRows(), s.overlapEqual(), s.overlapDifference(), s.lakeDigest(), s.logDigest(), equal);
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
         return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * A record value as compared and digested: the wire header as it is, the Avro body re-encoded with every map's
+     * entries sorted by key. The lake does not keep a map's entry order (the sink hands Parquet a Connect map), and
+     * Avro's map encoding follows the writer's iteration order, so a round trip through the lake can reorder the
+     * entries of, for instance, a decision reason's {@code facts}: the same value, other bytes. Everything else —
+     * every field, every map entry, the schema id, the key — is compared byte for byte. A value that does not decode
+     * with the topic's schema (a record for the dead-letter topic) is compared as it is.
+     */
+    static byte[] canonical(String topic, byte[] wire) {
+        if (wire == null || wire.length < WireFormat.HEADER_SIZE || wire[0] != WireFormat.MAGIC_BYTE) {
+            return wire;
+        }
+        Schema schema = Topics.all().stream().filter(t -> t.name().equals(topic)).findFirst()
+                .map(t -> SpecificData.get().getSchema(t.valueType())).orElse(null);
+        if (schema == null) {
+            return wire;
+        }
+        try {
+            Object value = new org.apache.avro.generic.GenericDatumReader<>(schema, schema, org.apache.avro.generic.GenericData.get())
+                    .read(null, DecoderFactory.get().binaryDecoder(wire, WireFormat.HEADER_SIZE, wire.length - WireFormat.HEADER_SIZE, null));
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            out.write(wire, 0, WireFormat.HEADER_SIZE);
+            var encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+            new org.apache.avro.generic.GenericDatumWriter<>(schema, org.apache.avro.generic.GenericData.get()).write(sorted(value), encoder);
+            encoder.flush();
+            return out.toByteArray();
+        } catch (IOException | RuntimeException unreadable) {
+            return wire;
+        }
+    }
+
+    private static Object sorted(Object value) {
+        if (value instanceof org.apache.avro.generic.GenericData.Record r) {
+            for (Schema.Field f : r.getSchema().getFields()) {
+                r.put(f.pos(), sorted(r.get(f.pos())));
+            }
+            return r;
+        }
+        if (value instanceof List<?> list) {
+            List<Object> out = new ArrayList<>(list.size());
+            list.forEach(e -> out.add(sorted(e)));
+            return out;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> out = new TreeMap<>();
+            map.forEach((k, v) -> out.put(k.toString(), sorted(v)));
+            return out;
+        }
+        return value;
     }
 
     /** An order-dependent SHA-256 of a sequence of (key, value) records, each length-prefixed. */
