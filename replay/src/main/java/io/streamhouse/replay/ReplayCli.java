@@ -34,16 +34,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * {@code ./streamhouse replay rebuild|promote|discard|drill}: rebuilds the api's Streams applications into a shadow up to a
+ * {@code ./streamhouse replay rebuild|backfill|promote|discard|drill}: rebuilds the api's Streams applications into a shadow up to a
  * cut and verifies it against live. Exit codes: 0 equal (or done), 1 divergent, 2 usage or bad input, 3 environment
  * (no stack, broker or registry not answering, live not at the cut, the shadow failed or timed out).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, version = "replay 0.1",
         description = "Rebuild the api's Kafka Streams state or the CEP job's alerts from the log into a shadow and prove it equals live.",
-        subcommands = {ReplayCli.Rebuild.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
+        subcommands = {ReplayCli.Rebuild.class, Backfill.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:equal (rebuild), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, or a drill check failed",
-                "2:usage or bad input (unknown projection, existing or missing shadow)",
+        exitCodeList = {"0:equal (rebuild, backfill), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, a backfill's stitch is not exact, or a drill check failed",
+                "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap)",
                 "3:environment (no running stack, broker or registry not answering, live behind the cut, shadow failed)"})
 public final class ReplayCli implements Callable<Integer> {
     public static final int EQUAL = 0, DIVERGENT = 1, BAD_INPUT = 2, ENVIRONMENT = 3;
@@ -426,7 +426,8 @@ public final class ReplayCli implements Callable<Integer> {
                 deleteRecursively(stack.data().resolve("replay").resolve("state").resolve(cepGroup));
                 Files.deleteIfExists(stack.data().resolve("replay").resolve("state").resolve(cepGroup + ".log"));
                 Path record = Records.file(stack.data(), shadowId);
-                if (topics.isEmpty() && groups.isEmpty() && !Files.exists(record)) {
+                if (topics.isEmpty() && groups.isEmpty() && !Files.exists(record)
+                        && !Files.exists(record.resolveSibling(shadowId + ".backfill.json"))) {
                     throw new BadInput("no shadow '" + shadowId + "' on " + endpoints.bootstrapServers());
                 }
                 if (!groups.isEmpty()) {
@@ -436,6 +437,7 @@ public final class ReplayCli implements Callable<Integer> {
                     admin.deleteTopics(topics).all().get(30, TimeUnit.SECONDS);
                 }
                 Files.deleteIfExists(record);
+                Files.deleteIfExists(record.resolveSibling(shadowId + ".backfill.json"));
                 parent.out.printf(Locale.ROOT, "Discarded shadow %s: %d topics, %d consumer groups, its state and record.%n",
                         shadowId, topics.size(), groups.size());
                 return EQUAL;

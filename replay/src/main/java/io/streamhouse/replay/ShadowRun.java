@@ -41,6 +41,14 @@ final class ShadowRun {
 
     static Result run(Target target, String shadowApplicationId, Cut cut, Admin admin, String bootstrap, TopicSerdes serdes,
                       Path stateDir, Duration timeout, Progress progress) throws InterruptedException {
+        return run(target, shadowApplicationId, Target.shadowOutputs(shadowApplicationId), cut, admin, bootstrap, serdes, stateDir,
+                timeout, progress);
+    }
+
+    /** As above, with where the topology reads and writes given (a backfill reads its stitched inputs). */
+    static Result run(Target target, String shadowApplicationId, io.streamhouse.detection.streams.OutputTopics outputs, Cut cut,
+                      Admin admin, String bootstrap, TopicSerdes serdes, Path stateDir, Duration timeout, Progress progress)
+            throws InterruptedException {
         createOutputs(admin, target, shadowApplicationId);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, shadowApplicationId);
@@ -54,7 +62,7 @@ final class ShadowRun {
         props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
         props.putIfAbsent(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
-        target.addTo(builder, Target.shadowOutputs(shadowApplicationId), serdes);
+        target.addTo(builder, outputs, serdes);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         streams.setUncaughtExceptionHandler(e -> {

@@ -494,4 +494,143 @@ class ReplayIT {
         assertThat(decisions.get("differentRuleSetVersion").asLong()).isEqualTo(before);
         assertThat(decisions.get("differences").get(0).get("reason").asText()).contains("rule set v").contains("latest rules");
     }
+
+    /**
+     * issue #22 item 3: the serving inputs land in the lake; later records follow on the log only; then retention
+     * "drops" the first half of what landed (deleteRecords). A backfill at the snapshot taken before the later
+     * records stitches lake + log into inputs that are, partition by partition, the original log byte for byte
+     * (count and digest taken before the deletion), and the projections rebuilt from them equal a live run over the
+     * whole log. A gap (the log deleted past what the snapshot holds) and a time before any snapshot are refused.
+     */
+    @Test
+    @Order(8)
+    void backfillStitchesTheLakeToTheLogExactlyAndEqualsLive() throws Exception {
+        platform.lake();
+        String liveB = "replay-it-serving-b-" + RUN;
+        live.add(start(liveB, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
+        awaitLiveAt(Target.SERVING, liveB);
+        Map<TopicPartition, Long> landedEnds = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
+        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
+        Map<TopicPartition, Long> logCounts = new java.util.HashMap<>();
+        reader.read(landedEnds, r -> logCounts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
+        Map<String, String> catalogProperties = platform.lakeCatalog();
+        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.lake.LakeNames.CATALOG, catalogProperties,
+                new org.apache.hadoop.conf.Configuration());
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (String topic : Target.SERVING.inputTopics()) {
+                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.lake.LakeNames.NAMESPACE,
+                        io.streamhouse.lake.LakeNames.tableName(topic)));
+                table.refresh();
+                Map<TopicPartition, Long> rows = new java.util.HashMap<>();
+                if (table.currentSnapshot() != null) {
+                    try (var it = org.apache.iceberg.data.IcebergGenerics.read(table).select(io.streamhouse.lake.LakeNames.PARTITION_COLUMN).build()) {
+                        for (var r : it) {
+                            rows.merge(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.lake.LakeNames.PARTITION_COLUMN)), 1L, Long::sum);
+                        }
+                    }
+                }
+                logCounts.forEach((tp, n) -> {
+                    if (tp.topic().equals(topic)) {
+                        assertThat(rows.getOrDefault(tp, 0L)).as("landed rows of " + tp).isEqualTo(n);
+                    }
+                });
+            }
+        });
+        java.time.Instant snapshotTime = java.time.Instant.now();
+
+        // Later records: on the log only (the snapshot as of snapshotTime does not hold them).
+        Generation later = Generator.generate(GeneratorConfig.defaults(13, 300));
+        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
+            for (GeneratedEvent e : later.events()) {
+                sink.send(e);
+            }
+            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+        awaitLiveAt(Target.DECISIONS, LIVE_API);
+        awaitLiveAt(Target.SERVING, liveB);
+        Map<TopicPartition, Long> ends = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
+        Map<TopicPartition, Backfill.Digest> original = new java.util.HashMap<>();
+        Map<TopicPartition, Long> originalCounts = new java.util.HashMap<>();
+        reader.read(ends, r -> {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            original.computeIfAbsent(tp, x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic(), r.value()));
+            originalCounts.merge(tp, 1L, Long::sum);
+        });
+        Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> half = new java.util.HashMap<>();
+        landedEnds.forEach((tp, end) -> {
+            if (end > 1) {
+                half.put(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(end / 2));
+            }
+        });
+        admin.deleteRecords(half).all().get();
+        assertThat(half).as("records were deleted from the heads").isNotEmpty();
+
+        String id = "backfill-" + RUN;
+        Run run = backfill(id, snapshotTime, liveB, catalogProperties, false);
+        System.out.println("replay backfill output:\n" + run.out());
+
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+        assertThat(run.out()).contains("Result: EQUAL (0 divergences)");
+        JsonNode summary = Records.JSON.readTree(data.resolve("replay").resolve(id + ".backfill.json").toFile());
+        assertThat(summary.get("result").asText()).isEqualTo("EQUAL");
+        long fromLake = 0, fromLog = 0;
+        for (JsonNode s : summary.get("stitches")) {
+            TopicPartition tp = new TopicPartition(s.get("topic").asText(), s.get("partition").asInt());
+            long expected = originalCounts.getOrDefault(tp, 0L);
+            assertThat(s.get("stitched").asLong()).as("stitched records of " + tp + ", nothing missing, nothing twice").isEqualTo(expected);
+            assertThat(s.get("lakeRows").asLong() + s.get("logRecords").asLong()).as(tp.toString()).isEqualTo(expected);
+            assertThat(s.get("readBackEqual").asBoolean()).as(tp.toString()).isTrue();
+            assertThat(s.get("overlapEqual").asBoolean()).as(tp + ": " + s.get("overlapDifference")).isTrue();
+            if (half.containsKey(tp)) {
+                assertThat(s.get("logStart").asLong()).isEqualTo(landedEnds.get(tp) / 2);
+                assertThat(s.get("lakeLastOffset").asLong()).as(tp + ": the snapshot ends before the later records").isLessThan(landedEnds.get(tp));
+            }
+            fromLake += s.get("lakeRows").asLong();
+            fromLog += s.get("logRecords").asLong();
+        }
+        assertThat(fromLake).as("records only the lake still holds were rebuilt").isPositive();
+        assertThat(fromLog).as("the later records came from the log").isPositive();
+        // The stitched inputs are the original log, in order, partition by partition: byte for byte but for the order
+        // of map entries, which the lake does not keep (Backfill.canonical).
+        String inputs = Target.SERVING.shadowApplicationId(id) + ".input.";
+        Map<TopicPartition, Long> stitchedEnds = new java.util.HashMap<>();
+        ends.keySet().forEach(tp -> stitchedEnds.put(new TopicPartition(inputs + tp.topic(), tp.partition()), 0L));
+        stitchedEnds.putAll(Groups.ends(admin, Target.SERVING.inputTopics().stream().map(t -> inputs + t).toList()));
+        Map<TopicPartition, Backfill.Digest> stitched = new java.util.HashMap<>();
+        reader.read(stitchedEnds, r -> stitched.computeIfAbsent(new TopicPartition(r.topic().substring(inputs.length()), r.partition()),
+                x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic().substring(inputs.length()), r.value())));
+        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new Backfill.Digest()).hex()).as("digest of " + tp)
+                .isEqualTo(original.getOrDefault(tp, new Backfill.Digest()).hex()));
+        JsonNode serving = summary.get("serving");
+        assertThat(serving.get("divergences").asLong()).isZero();
+        assertThat(store(serving, ServingStores.PARCEL_TRACKING).get("keys").asLong()).isPositive();
+        assertThat(store(serving, ServingStores.CUSTOMER_STATE).get("keys").asLong()).isPositive();
+
+        // A gap: the log deleted past what the snapshot holds, on a partition the later records reached.
+        TopicPartition gapped = ends.entrySet().stream().filter(e -> e.getValue() > landedEnds.get(e.getKey()) + 1)
+                .map(Map.Entry::getKey).findFirst().orElseThrow();
+        admin.deleteRecords(Map.of(gapped, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(landedEnds.get(gapped) + 1)))
+                .all().get();
+        Run gap = backfill("gap-" + RUN, snapshotTime, liveB, catalogProperties, true);
+        assertThat(gap.exit()).as(gap.err() + gap.out()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(gap.err()).contains("gap in " + gapped).contains("in neither");
+        assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId("gap-" + RUN))).as("a refusal leaves nothing").isEmpty();
+
+        Run before = backfill("early-" + RUN, java.time.Instant.parse("2000-01-01T00:00:00Z"), liveB, catalogProperties, true);
+        assertThat(before.exit()).as(before.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(before.err()).contains("no snapshot as of 2000-01-01T00:00:00Z").contains("in neither");
+        Run decisions = replay(stack("backfill", "decisions", "--lake-catalog", "uri=jdbc:nothing"));
+        assertThat(decisions.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(decisions.err()).contains("serving only");
+    }
+
+    private static Run backfill(String id, java.time.Instant asOf, String liveServing, Map<String, String> catalog, boolean json) {
+        List<String> args = new ArrayList<>(List.of("backfill", "serving", "--id", id, "--as-of", asOf.toString(),
+                "--serving-app-id", liveServing, "--timeout", "180"));
+        if (json) {
+            args.add("--json");
+        }
+        catalog.forEach((k, v) -> args.addAll(List.of("--lake-catalog", k + "=" + v)));
+        return replay(stack(args.toArray(String[]::new)));
+    }
 }

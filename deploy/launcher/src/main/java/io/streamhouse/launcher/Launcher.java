@@ -410,8 +410,14 @@ public final class Launcher {
 
     /** Where the running stack is, for {@code ./streamhouse replay} (same keys as the replay module's Endpoints). */
     private static void writeEndpoints(Path data, EmbeddedPlatform platform) throws java.io.IOException {
-        Files.writeString(data.resolve("endpoints.properties"), "kafka.bootstrap.servers=" + platform.bootstrapServers()
-                + "\nschema.registry.url=" + platform.schemaRegistryUrl() + "\n");
+        // The lake's catalog too, as lake.catalog.<Iceberg property> (replay backfill reads the tables with it).
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("kafka.bootstrap.servers", platform.bootstrapServers());
+        p.setProperty("schema.registry.url", platform.schemaRegistryUrl().toString());
+        platform.lakeCatalog().forEach((k, v) -> p.setProperty("lake.catalog." + k, v));
+        try (var w = Files.newBufferedWriter(data.resolve("endpoints.properties"))) {
+            p.store(w, "Where the running stack is (written by ./streamhouse up)");
+        }
     }
 
     /**

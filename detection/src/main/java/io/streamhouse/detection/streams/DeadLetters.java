@@ -30,7 +30,7 @@ public final class DeadLetters {
                                                           Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey,
                                                           String name, OutputTopics outputs) {
         KStream<String, Decoded<V>> decoded = builder
-                .stream(topic.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
+                .stream(outputs.input(topic.name()), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
                 .processValues(() -> new DecodeOrDeadLetter<>(deserializer, expectedKey, name + "-decode"), Named.as(name + "-decode"));
         var branches = decoded.split(Named.as(name + "-"))
                 .branch((k, v) -> v.isOk(), Branched.as("ok"))

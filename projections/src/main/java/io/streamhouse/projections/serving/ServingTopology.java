@@ -108,7 +108,7 @@ public final class ServingTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.PARCEL_SCANS),
                 Serdes.String(), serdes.stateSerde(ParcelScanEntry.class)));
 
-        deadLetter(read(builder, serdes, outputs, Topics.PARCEL_SCANS, ParcelScanned::getParcelId, "serving-parcels")
+        deadLetter(read(builder, serdes, outputs, Topics.PARCEL_SCANS, v -> inputKey(Topics.PARCEL_SCANS, v), "serving-parcels")
                 .process(() -> new FoldIntoVersionedStore<ParcelScanned, ParcelTracking>(ServingStores.PARCEL_TRACKING,
                                 (prev, key, e) -> Folds.parcel(prev, e), e -> e.getEnvelope().getOccurredAt(),
                                 encoder(serdes, Topics.PARCEL_SCANS), e -> deadLetterTopic(outputs, Topics.PARCEL_SCANS), openStores,
@@ -116,16 +116,16 @@ public final class ServingTopology {
                         Named.as("serving-parcel-tracking"), ServingStores.PARCEL_TRACKING, ServingStores.PARCEL_SCANS),
                 "serving-parcel-tracking");
 
-        deadLetter(read(builder, serdes, outputs, Topics.VEHICLE_TELEMETRY, VehicleTelemetry::getVehicleId, "serving-telemetry")
+        deadLetter(read(builder, serdes, outputs, Topics.VEHICLE_TELEMETRY, v -> inputKey(Topics.VEHICLE_TELEMETRY, v), "serving-telemetry")
                 .process(() -> new FoldIntoVersionedStore<VehicleTelemetry, VehicleHealth>(ServingStores.VEHICLE_HEALTH,
                                 (prev, key, e) -> Folds.vehicle(prev, e), e -> e.getEnvelope().getOccurredAt(),
                                 encoder(serdes, Topics.VEHICLE_TELEMETRY), e -> deadLetterTopic(outputs, Topics.VEHICLE_TELEMETRY), openStores),
                         Named.as("serving-vehicle-health"), ServingStores.VEHICLE_HEALTH), "serving-vehicle-health");
 
-        KStream<String, Alert> alerts = read(builder, serdes, outputs, Topics.FRAUD_ALERTS, ServingTopology::subjectOf, "serving-fraud-alerts")
-                .merge(read(builder, serdes, outputs, Topics.PARCEL_ALERTS, ServingTopology::subjectOf, "serving-parcel-alerts"),
+        KStream<String, Alert> alerts = read(builder, serdes, outputs, Topics.FRAUD_ALERTS, v -> inputKey(Topics.FRAUD_ALERTS, v), "serving-fraud-alerts")
+                .merge(read(builder, serdes, outputs, Topics.PARCEL_ALERTS, v -> inputKey(Topics.PARCEL_ALERTS, v), "serving-parcel-alerts"),
                         Named.as("serving-alerts-merge-parcels"))
-                .merge(read(builder, serdes, outputs, Topics.MAINTENANCE_ALERTS, ServingTopology::subjectOf, "serving-maintenance-alerts"),
+                .merge(read(builder, serdes, outputs, Topics.MAINTENANCE_ALERTS, v -> inputKey(Topics.MAINTENANCE_ALERTS, v), "serving-maintenance-alerts"),
                         Named.as("serving-alerts-merge-maintenance"));
         deadLetter(alerts.process(() -> new FoldIntoVersionedStore<Alert, SubjectAlerts>(ServingStores.SUBJECT_ALERTS,
                         (prev, key, e) -> Folds.alerts(prev, e), e -> e.getEnvelope().getOccurredAt(),
@@ -133,16 +133,16 @@ public final class ServingTopology {
                 Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
         alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
 
-        KStream<String, Object> customers = read(builder, serdes, outputs, Topics.CUSTOMERS, CustomerEvent::getCustomerId, "serving-customers")
+        KStream<String, Object> customers = read(builder, serdes, outputs, Topics.CUSTOMERS, v -> inputKey(Topics.CUSTOMERS, v), "serving-customers")
                 .mapValues(v -> (Object) v, Named.as("serving-customers-as-input"));
-        KStream<String, Object> orders = read(builder, serdes, outputs, Topics.ORDERS, OrderEvent::getOrderId, "serving-orders")
+        KStream<String, Object> orders = read(builder, serdes, outputs, Topics.ORDERS, v -> inputKey(Topics.ORDERS, v), "serving-orders")
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-orders-by-customer"))
                 .repartition(Repartitioned.<String, OrderEvent>as(ServingStores.CUSTOMER_ORDERS_REPARTITION)
                         .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.ORDERS))
                         .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
                 .mapValues(v -> (Object) v, Named.as("serving-orders-as-input"));
         KStream<String, Object> decisions = read(builder, serdes, outputs, Topics.TRANSACTION_DECISIONS,
-                TransactionDecision::getTransactionId, "serving-decisions")
+                v -> inputKey(Topics.TRANSACTION_DECISIONS, v), "serving-decisions")
                 .filter((k, v) -> v.getCustomerId() != null, Named.as("serving-decisions-with-customer"))
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-decisions-by-customer"))
                 .repartition(Repartitioned.<String, TransactionDecision>as(ServingStores.CUSTOMER_DECISIONS_REPARTITION)
@@ -201,6 +201,32 @@ public final class ServingTopology {
             default:
                 return deadLetterTopic(outputs, Topics.FRAUD_ALERTS);
         }
+    }
+
+    /**
+     * The key a record of one of this topology's stream inputs must have (its value's aggregate id; anything else is
+     * dead-lettered). A backfill uses it to key the records it re-publishes from the lake, which stores values only.
+     */
+    public static String inputKey(Topic<?, ?> topic, Object value) {
+        if (value instanceof ParcelScanned e) {
+            return e.getParcelId();
+        }
+        if (value instanceof VehicleTelemetry e) {
+            return e.getVehicleId();
+        }
+        if (value instanceof Alert e) {
+            return subjectOf(e);
+        }
+        if (value instanceof CustomerEvent e) {
+            return e.getCustomerId();
+        }
+        if (value instanceof OrderEvent e) {
+            return e.getOrderId();
+        }
+        if (value instanceof TransactionDecision e) {
+            return e.getTransactionId();
+        }
+        throw new IllegalArgumentException(topic.name() + " is not a stream input of the serving topology");
     }
 
     private static String subjectOf(Alert alert) {
