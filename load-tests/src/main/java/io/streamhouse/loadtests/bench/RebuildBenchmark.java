@@ -69,6 +69,9 @@ public final class RebuildBenchmark implements Callable<Integer> {
         String id = "bench-" + Instant.now().getEpochSecond();
         System.out.printf("rebuild %s into shadow %s (./streamhouse replay rebuild %s --json) ...%n", target, id, target);
         JsonNode summary = replay(List.of("rebuild", target, "--id", id, "--json", "--timeout", Long.toString(timeout.toSeconds())));
+        Path saved = Path.of(home.toString(), "load-tests", "target", "rebuild-" + id + ".json");
+        Files.createDirectories(saved.getParent());
+        Files.writeString(saved, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(summary));
         JsonNode report = summary.path("targets").get(0);
         long events = report.path("events").asLong();
         long rebuildMs = report.path("durationMs").asLong();
@@ -97,7 +100,15 @@ public final class RebuildBenchmark implements Callable<Integer> {
         }
         double rebuildRate = events * 1000.0 / Math.max(1, rebuildMs);
         double cpRate = cpMessages * 1000.0 / Math.max(1, cpMillis);
-        System.out.printf(Locale.ROOT, "result: %s, %d divergences%n", summary.path("result").asText(), summary.path("divergences").asLong());
+        System.out.printf(Locale.ROOT, "result: %s, %d divergences (the whole summary: %s)%n", summary.path("result").asText(),
+                summary.path("divergences").asLong(), saved);
+        for (JsonNode store : report.path("stores")) {
+            if (store.path("divergentKeys").asLong() > 0) {
+                System.out.printf(Locale.ROOT, "  %s: %,d of %,d keys differ, e.g. %s%n", store.path("store").asText(),
+                        store.path("divergentKeys").asLong(), store.path("keys").asLong(),
+                        store.path("differences").path(0).path("key").asText());
+            }
+        }
         System.out.printf(Locale.ROOT, "rebuild %s: %,d events (cut %,d offsets) in %,.1f s = %,.0f events/s; with verification %,.1f s%n",
                 target, events, cutOffsets.values().stream().mapToLong(Long::longValue).sum(), rebuildMs / 1000.0, rebuildRate, wholeMs / 1000.0);
         System.out.printf(Locale.ROOT, "ConsumerPerformance, same topics one after another: %,d records in %,.1f s = %,.0f records/s%n",
