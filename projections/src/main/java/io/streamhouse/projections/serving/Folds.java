@@ -148,7 +148,7 @@ public final class Folds {
         CustomerState.Builder next = previous == null
                 ? CustomerState.newBuilder().setCustomerId(customerId).setLastEventId("").setLastEventAt(Instant.EPOCH)
                         .setOrderCount(0).setSpend(new HashMap<>()).setOrders(new ArrayList<>())
-                        .setDecisions(new ArrayList<>()).setCardTokens(new ArrayList<>())
+                        .setDecisions(new ArrayList<>()).setCardTokens(new ArrayList<>()).setCardLastSeenAt(new java.util.HashMap<>())
                 : CustomerState.newBuilder(previous);
         String eventId;
         Instant at;
@@ -235,19 +235,20 @@ public final class Folds {
         // run to run: the order kept here depends on event time (ties by id), never on arrival, so a replay agrees.
         decisions.sort(Comparator.comparing(CustomerDecisionEntry::getRequestedAt).thenComparing(CustomerDecisionEntry::getTransactionId));
         List<CustomerDecisionEntry> kept = tail(decisions, CUSTOMER_DECISIONS);
-        // Cards of the kept decisions, newest decision last; cards known only from decisions no longer kept stay ahead
-        // of them in their previous order (the one case where arrival order still shows, past 10 decisions).
-        List<String> recent = new ArrayList<>();
-        for (CustomerDecisionEntry e : kept) {
-            recent.remove(e.getCardToken());
-            recent.add(e.getCardToken());
-        }
-        List<String> cards = new ArrayList<>(next.getCardTokens());
-        cards.remove(d.getCardToken());
-        cards.add(d.getCardToken());
-        cards.removeAll(recent);
-        cards.addAll(recent);
-        next.setDecisions(kept).setCardTokens(tail(cards, CUSTOMER_CARDS));
+        // Cards ordered by the event time of their newest decision (ties by token), the newest CUSTOMER_CARDS kept: the
+        // result is the newest cards over every decision seen, whatever order the repartitions deliver them in (a card
+        // is dropped only when as many cards have newer decisions, and those only get newer). Cards from a state written
+        // before cardLastSeenAt existed count as seen at the epoch.
+        java.util.Map<String, java.time.Instant> seen = new java.util.HashMap<>(next.getCardLastSeenAt());
+        next.getCardTokens().forEach(card -> seen.putIfAbsent(card, java.time.Instant.EPOCH));
+        seen.merge(d.getCardToken(), d.getRequestedAt(), (a, b) -> a.isAfter(b) ? a : b);
+        List<String> cards = seen.keySet().stream()
+                .sorted(Comparator.comparing((String card) -> seen.get(card)).thenComparing(Comparator.naturalOrder()))
+                .toList();
+        List<String> keptCards = tail(new ArrayList<>(cards), CUSTOMER_CARDS);
+        java.util.Map<String, java.time.Instant> keptSeen = new java.util.HashMap<>();
+        keptCards.forEach(card -> keptSeen.put(card, seen.get(card)));
+        next.setDecisions(kept).setCardTokens(keptCards).setCardLastSeenAt(keptSeen);
     }
 
     private static <T> List<T> tail(List<T> list, int max) {
