@@ -83,6 +83,7 @@ public final class LakeMaintenance {
             return tables.stream().mapToInt(TableReport::filesRewritten).sum();
         }
 
+        /** Snapshots before the pass minus after it: expired ones, net of the pass's own and the sink's new commits. */
         public int snapshotsExpired() {
             return tables.stream().mapToInt(t -> t.snapshotsBefore() - t.snapshotsAfter()).sum();
         }
@@ -100,7 +101,7 @@ public final class LakeMaintenance {
             return "lake maintenance at " + startedAt + ": " + tables.size() + " tables in " + millis + " ms; "
                     + filesRewritten() + " data files compacted into "
                     + tables.stream().mapToInt(TableReport::filesWritten).sum() + ", " + snapshotsExpired()
-                    + " snapshots expired, " + orphansDeleted() + " orphan files deleted, " + failedTables() + " tables failed"
+                    + " fewer snapshots, " + orphansDeleted() + " orphan files deleted, " + failedTables() + " tables failed"
                     + tables.stream().filter(t -> t.error() != null).map(t -> " [" + t.table() + ": " + t.error() + "]")
                     .reduce("", String::concat);
         }

@@ -71,7 +71,8 @@ public final class LakeQueryMain {
         SnapshotSqlEngine engine = SnapshotSqlEngine.start(settings);
         MaintenanceScheduler maintenance = null;
         if (maintain) {
-            maintenance = MaintenanceScheduler.start(org.apache.iceberg.CatalogUtil.buildIcebergCatalog("lake-maintenance",
+            // A catalog of its own (not shared with the query thread), named as the sink's: the JDBC catalog keys its rows by name.
+            maintenance = MaintenanceScheduler.start(org.apache.iceberg.CatalogUtil.buildIcebergCatalog(SnapshotSqlEngine.LAKE,
                     iceberg, new org.apache.hadoop.conf.Configuration()), org.apache.iceberg.catalog.Namespace.of(SnapshotSqlEngine.DATABASE),
                     maintenanceSettings, engine.restAddress());
         } else {

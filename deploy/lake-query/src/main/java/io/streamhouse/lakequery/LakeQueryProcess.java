@@ -82,8 +82,13 @@ public final class LakeQueryProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + options.maxHeap(), "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData",
-                "-Djava.awt.headless=true", "-Djava.io.tmpdir=" + tmp,
-                "-cp", childClasspath(), LakeQueryMain.class.getName(),
+                "-Djava.awt.headless=true", "-Djava.io.tmpdir=" + tmp));
+        // What Flink's own scripts open: Kryo serialises the compaction's scan tasks (ByteBuffers, collections) by reflection.
+        for (String pkg : List.of("java.lang", "java.io", "java.nio", "java.net", "java.util", "java.util.concurrent",
+                "java.lang.reflect", "java.time", "java.text")) {
+            command.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", childClasspath(), LakeQueryMain.class.getName(),
                 "--bootstrap", options.bootstrapServers(), "--registry", options.registryUrl(),
                 "--port", Integer.toString(port), "--parallelism", Integer.toString(options.parallelism())));
         Map<String, String> env = new HashMap<>();

@@ -3,6 +3,7 @@ package io.streamhouse.lakequery;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.catalog.Catalog;
@@ -92,12 +93,22 @@ final class MaintenanceScheduler implements AutoCloseable {
         return report;
     }
 
+    /**
+     * The compaction job ships Iceberg's scan tasks and data files between operators. Flink's Kryo cannot rebuild their
+     * byte-buffer maps (column bounds: "this.wrapped is null"), but they are {@code Serializable} and written for Java
+     * serialisation: Kryo is told to use it for them and everything they hold.
+     */
+    static final java.util.List<String> KRYO_AS_JAVA = java.util.List.of(
+            "org.apache.iceberg.CombinedScanTask: {type: kryo, kryo-type: default, class: org.apache.flink.api.java.typeutils.runtime.kryo.JavaSerializer}",
+            "org.apache.iceberg.ContentFile: {type: kryo, kryo-type: default, class: org.apache.flink.api.java.typeutils.runtime.kryo.JavaSerializer}");
+
     /** A batch-mode environment that submits to the warm MiniCluster over its REST API, as the SQL engine does. */
     private static StreamExecutionEnvironment remoteEnvironment(URI rest) {
         Configuration conf = new Configuration(Actions.CONFIG);
         conf.set(DeploymentOptions.TARGET, "remote");
         conf.set(RestOptions.ADDRESS, rest.getHost());
         conf.set(RestOptions.PORT, rest.getPort());
+        conf.set(PipelineOptions.SERIALIZATION_CONFIG, KRYO_AS_JAVA);
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(1);
