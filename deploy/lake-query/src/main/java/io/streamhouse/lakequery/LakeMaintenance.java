@@ -101,7 +101,8 @@ public final class LakeMaintenance {
             return "lake maintenance at " + startedAt + ": " + tables.size() + " tables in " + millis + " ms; "
                     + filesRewritten() + " data files compacted into "
                     + tables.stream().mapToInt(TableReport::filesWritten).sum() + ", " + snapshotsExpired()
-                    + " fewer snapshots, " + orphansDeleted() + " orphan files deleted, " + failedTables() + " tables failed"
+                    + " snapshots expired (net of new commits: " + tables.stream().mapToInt(TableReport::snapshotsBefore).sum()
+                    + " before, " + tables.stream().mapToInt(TableReport::snapshotsAfter).sum() + " after), " + orphansDeleted() + " orphan files deleted, " + failedTables() + " tables failed"
                     + tables.stream().filter(t -> t.error() != null).map(t -> " [" + t.table() + ": " + t.error() + "]")
                     .reduce("", String::concat);
         }
