@@ -57,14 +57,34 @@ public final class LakeQueryMain {
             }
         }
         int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
+        MaintenanceSettings maintenanceSettings;
+        try {
+            maintenanceSettings = MaintenanceSettings.fromArgs(a);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+            return;
+        }
+        boolean maintain = maintenanceSettings.enabled() && !iceberg.isEmpty();
+        // One slot more than queries use when the lake is maintained: compaction jobs run beside queries, not behind them.
         EngineSettings settings = new EngineSettings(require(a, "bootstrap"), require(a, "registry"), Topics.all(), iceberg,
-                Math.max(parallelism, 2), parallelism);
+                Math.max(parallelism, 2) + (maintain ? 1 : 0), parallelism);
         SnapshotSqlEngine engine = SnapshotSqlEngine.start(settings);
+        MaintenanceScheduler maintenance = null;
+        if (maintain) {
+            // A catalog of its own (not shared with the query thread), named as the sink's: the JDBC catalog keys its rows by name.
+            maintenance = MaintenanceScheduler.start(org.apache.iceberg.CatalogUtil.buildIcebergCatalog(SnapshotSqlEngine.LAKE,
+                    iceberg, new org.apache.hadoop.conf.Configuration()), org.apache.iceberg.catalog.Namespace.of(SnapshotSqlEngine.DATABASE),
+                    maintenanceSettings, engine.restAddress());
+        } else {
+            System.err.println("lake maintenance off" + (iceberg.isEmpty() ? " (no lake catalog)" : " (--maintenance off)"));
+        }
+        MaintenanceScheduler scheduler = maintenance;
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
                 Integer.parseInt(a.getOrDefault("port", "0"))), 16);
         // Two threads: one query runs at a time in the engine; the other answers /health and a waiting query.
         server.setExecutor(Executors.newFixedThreadPool(2));
         server.createContext("/v1/query", exchange -> handleQuery(engine, exchange));
+        server.createContext("/v1/maintenance", exchange -> handleMaintenance(scheduler, exchange));
         server.createContext("/health", exchange -> send(exchange, 200, "application/json", "{\"status\":\"UP\"}"));
         server.start();
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
@@ -75,6 +95,9 @@ public final class LakeQueryMain {
             // Nothing is sent on stdin; end-of-file is the stop signal.
         }
         server.stop(0);
+        if (maintenance != null) {
+            maintenance.close();
+        }
         engine.close();
         System.exit(0);
     }
@@ -126,6 +149,54 @@ public final class LakeQueryMain {
         } catch (RuntimeException e) {
             problem(exchange, 500, "Query failed", SnapshotSqlEngine.rootMessage(e));
         }
+    }
+
+    /**
+     * {@code GET}: the maintenance settings, the last pass's report (null before the first) and when the next is due;
+     * {@code POST}: a pass now (after a running one), answered with its report.
+     */
+    private static void handleMaintenance(MaintenanceScheduler scheduler, HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (scheduler == null) {
+                problem(exchange, 404, "Maintenance off", "this query service does not maintain the lake (--maintenance off, or no lake catalog)");
+                return;
+            }
+            ObjectNode out = JSON.createObjectNode();
+            switch (exchange.getRequestMethod()) {
+                case "GET" -> {
+                    MaintenanceSettings m = scheduler.settings();
+                    out.putObject("settings").put("interval", m.interval().toString()).put("snapshotMaxAge", m.snapshotMaxAge().toString())
+                            .put("retainLast", m.retainLast()).put("targetFileSizeBytes", m.targetFileSizeBytes())
+                            .put("orphanMinAge", m.orphanMinAge().toString());
+                    out.set("lastRun", scheduler.last().map(LakeQueryMain::json).orElse(JSON.nullNode()));
+                    scheduler.last().ifPresent(r -> out.put("lastRunLine", r.line()));
+                    out.put("nextRunAt", scheduler.nextRunAt().toString());
+                }
+                case "POST" -> out.set("lastRun", json(scheduler.runNow()));
+                default -> {
+                    problem(exchange, 405, "Method not allowed", "GET the last maintenance pass, or POST to run one now");
+                    return;
+                }
+            }
+            send(exchange, 200, "application/json", JSON.writeValueAsString(out));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            problem(exchange, 503, "Interrupted", "the service is stopping");
+        } catch (RuntimeException e) {
+            problem(exchange, 500, "Maintenance failed", SnapshotSqlEngine.rootMessage(e));
+        }
+    }
+
+    private static JsonNode json(LakeMaintenance.RunReport r) {
+        ObjectNode out = JSON.createObjectNode();
+        out.put("startedAt", r.startedAt().toString());
+        out.put("millis", r.millis());
+        out.put("filesRewritten", r.filesRewritten());
+        out.put("snapshotsExpired", r.snapshotsExpired());
+        out.put("orphansDeleted", r.orphansDeleted());
+        out.put("failedTables", r.failedTables());
+        out.set("tables", JSON.valueToTree(r.tables()));
+        return out;
     }
 
     /** A request as the engine takes it; limits applied here so that the api and a direct caller get the same checks. */
@@ -197,7 +268,9 @@ public final class LakeQueryMain {
 
     private static void usage(String message) {
         System.err.println("lake-query: " + message + "\nusage: LakeQueryMain --bootstrap HOST:PORT --registry URL [--port N]"
-                + " [--parallelism N] [--iceberg-uri JDBC_URL --warehouse URI [--iceberg-user U]] (password in $" + PASSWORD_ENV + ")");
+                + " [--parallelism N] [--iceberg-uri JDBC_URL --warehouse URI [--iceberg-user U]] (password in $" + PASSWORD_ENV + ")"
+                + " [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H] [--retain-last 10]"
+                + " [--target-file-size BYTES] [--orphan-min-age PT24H]");
         System.exit(2);
     }
 }

@@ -18,7 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,38 +60,62 @@ public final class LakeQueryProcess implements AutoCloseable {
         this.startedNanos = startedNanos;
     }
 
-    public static LakeQueryProcess start(LakeQueryOptions options) {
-        long t0 = System.nanoTime();
+    /**
+     * The child's command line, environment and working directory for {@code options} on {@code port}, as this class
+     * starts it and as a supervisor's child spec restarts it.
+     */
+    public record Launch(List<String> command, Map<String, String> environment, Path workingDir) {
+        public Launch {
+            command = List.copyOf(command);
+            environment = Map.copyOf(environment);
+        }
+    }
+
+    public static Launch launch(LakeQueryOptions options, int port) {
         Path dataDir = options.dataDir().toAbsolutePath();
-        Path logFile = dataDir.resolve(LOG_FILE);
         Path tmp = dataDir.resolve("tmp");
         try {
             Files.createDirectories(tmp);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the query service's directory " + dataDir, e);
         }
-        int port = options.port() == 0 ? freePort() : options.port();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + options.maxHeap(), "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData",
-                "-Djava.awt.headless=true", "-Djava.io.tmpdir=" + tmp,
-                "-cp", childClasspath(), LakeQueryMain.class.getName(),
+                "-Djava.awt.headless=true", "-Djava.io.tmpdir=" + tmp));
+        // What Flink's own scripts open: Kryo serialises the compaction's scan tasks (ByteBuffers, collections) by reflection.
+        for (String pkg : List.of("java.lang", "java.io", "java.nio", "java.net", "java.util", "java.util.concurrent",
+                "java.lang.reflect", "java.time", "java.text")) {
+            command.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", childClasspath(), LakeQueryMain.class.getName(),
                 "--bootstrap", options.bootstrapServers(), "--registry", options.registryUrl(),
                 "--port", Integer.toString(port), "--parallelism", Integer.toString(options.parallelism())));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dataDir.toFile())
-                .redirectOutput(ProcessBuilder.Redirect.PIPE)
-                .redirectInput(ProcessBuilder.Redirect.PIPE)
-                .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        Map<String, String> env = new HashMap<>();
         options.lake().ifPresent(lake -> {
             command.addAll(List.of("--iceberg-uri", lake.jdbcUrl(), "--warehouse", lake.warehouse()));
             if (lake.user() != null) {
                 command.addAll(List.of("--iceberg-user", lake.user()));
             }
             if (lake.password() != null) {
-                builder.environment().put(LakeQueryMain.PASSWORD_ENV, lake.password());
+                env.put(LakeQueryMain.PASSWORD_ENV, lake.password());
             }
         });
-        builder.command(command);
+        command.addAll(options.maintenance().toArgs());
+        return new Launch(command, env, dataDir);
+    }
+
+    public static LakeQueryProcess start(LakeQueryOptions options) {
+        long t0 = System.nanoTime();
+        int port = options.port() == 0 ? freePort() : options.port();
+        Launch launch = launch(options, port);
+        Path logFile = launch.workingDir().resolve(LOG_FILE);
+        List<String> command = launch.command();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(launch.workingDir().toFile())
+                .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        builder.environment().putAll(launch.environment());
         Process process;
         try {
             process = builder.start();

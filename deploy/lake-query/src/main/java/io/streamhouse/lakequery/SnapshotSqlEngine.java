@@ -476,6 +476,11 @@ final class SnapshotSqlEngine implements AutoCloseable {
     }
 
     /** The outermost message (what Flink says went wrong) and, if it adds something, the innermost one (why). */
+    /** The warm cluster's REST address, where other Flink jobs of this JVM (the lake's compaction) are submitted. */
+    URI restAddress() throws Exception {
+        return cluster.getRestAddress().get(60, TimeUnit.SECONDS);
+    }
+
     static String rootMessage(Throwable e) {
         String first = null;
         String last = null;

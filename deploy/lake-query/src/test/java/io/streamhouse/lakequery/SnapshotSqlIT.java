@@ -85,7 +85,9 @@ class SnapshotSqlIT {
         platform = SharedPlatform.get();
         produceDecisions();
         Path dir = Files.createDirectories(Path.of("target", "lake-query-it", RUN)).toAbsolutePath();
-        LakeQueryOptions.Lake lake = new LakeQueryOptions.Lake(platform.postgres().jdbcUrl(), platform.postgres().user(),
+        // The platform's lake catalog schema, not PostgreSQL's default one: JdbcCatalog looks for its tables by name in any
+        // schema, so catalog tables in "public" would hide the missing ones of the sink's schema from LakeMaintenanceIT.
+        LakeQueryOptions.Lake lake = new LakeQueryOptions.Lake(platform.lakeCatalog().get("uri"), platform.postgres().user(),
                 platform.postgres().password(), dir.resolve("lake").toUri().toString());
         createIcebergTable(lake);
         engine = LakeQueryProcess.start(LakeQueryOptions.of(dir.resolve("engine"), platform.bootstrapServers(),

@@ -10,7 +10,7 @@ import java.util.Set;
 /** The launcher's command line. */
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
-                     Set<Part> without, String component) {
+                     Set<Part> without, String component, io.streamhouse.lakequery.MaintenanceSettings maintenance) {
 
     /** Commands sent to a running launcher about one of its components ({@code ./streamhouse kill api}). */
     static final Set<String> CONTROL_COMMANDS = Set.of("kill", "restart", "stop", "start");
@@ -35,11 +35,14 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
                                     [--without cdc|cep|lake|sql, comma-separated]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
+                                    [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H]
+                                    [--retain-last 10] [--target-file-size 134217728] [--orphan-min-age PT24H]
+                                    (the lake's maintenance, run by the query service: docs/operations.md)
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
                    ./streamhouse kill|restart|stop|start <component>
-                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, cep
-                                    in the running stack; a killed component is restarted by the supervisor)
+                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, cep,
+                                    sql in the running stack; a killed component is restarted by the supervisor)
                    every command takes --data DIR to pick the installation (default ./.streamhouse)""";
 
     static LaunchOptions parse(String[] args) {
@@ -54,10 +57,11 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         boolean exit = false, fresh = false, purge = false;
         Set<Part> without = EnumSet.noneOf(Part.class);
         String component = null;
+        java.util.Map<String, String> maintenance = new java.util.HashMap<>();
         int first = 1;
         if (CONTROL_COMMANDS.contains(command)) {
             if (args.length < 2 || args[1].startsWith("--")) {
-                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api or cep");
+                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api, cep or sql");
             }
             component = args[1];
             first = 2;
@@ -77,11 +81,13 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--api-port" -> api = port(a, value(args, ++i, a));
                 case "--kafka-port" -> kafka = port(a, value(args, ++i, a));
                 case "--registry-port" -> registry = port(a, value(args, ++i, a));
+                case "--maintenance", "--maintenance-interval", "--snapshot-max-age", "--retain-last", "--target-file-size",
+                     "--orphan-min-age" -> maintenance.put(a.substring(2), value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
-                Set.copyOf(without), component);
+                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance));
     }
 
     boolean runs(Part part) {

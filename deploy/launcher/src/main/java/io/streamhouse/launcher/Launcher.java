@@ -2,7 +2,6 @@ package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.lakequery.LakeQueryOptions;
-import io.streamhouse.lakequery.LakeQueryProcess;
 import io.streamhouse.loadtests.demo.DemoFleet;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
@@ -176,10 +175,18 @@ public final class Launcher {
                 Map<String, String> catalog = stack.platform.lakeCatalog();
                 var lake = new LakeQueryOptions.Lake(catalog.get("uri"), catalog.get("jdbc.user"), catalog.get("jdbc.password"),
                         catalog.get("warehouse"));
-                stack.sql = LakeQueryProcess.start(new LakeQueryOptions(data.resolve("lake-query"), stack.platform.bootstrapServers(),
-                        stack.platform.schemaRegistryUrl().toString(), Optional.of(lake), sqlUrl.getPort(), "768m", 2));
-                Duration took = stack.sql.awaitReady(Duration.ofSeconds(120));
+                stack.sql = SqlProcess.start(new LakeQueryOptions(data.resolve("lake-query"), stack.platform.bootstrapServers(),
+                        stack.platform.schemaRegistryUrl().toString(), Optional.of(lake), sqlUrl.getPort(), "768m", 2,
+                        options.maintenance().withEnabled(options.maintenance().enabled() && options.runs(LaunchOptions.Part.LAKE))),
+                        data.resolve("logs"), stack.supervisor);
+                Duration took = stack.sql.startDuration();
                 OUT.printf("  query service pid %d ready in %.1f s%n", stack.sql.pid(), took.toMillis() / 1000.0);
+                var m = options.maintenance();
+                OUT.println(m.enabled() && options.runs(LaunchOptions.Part.LAKE)
+                        ? "  lake maintenance every " + m.interval() + ": compaction to " + m.targetFileSizeBytes() / (1024 * 1024)
+                        + " MiB files, snapshots older than " + m.snapshotMaxAge() + " expired (newest " + m.retainLast()
+                        + " kept), orphan files older than " + m.orphanMinAge() + " deleted (./streamhouse status shows the last pass)"
+                        : "  lake maintenance off" + (m.enabled() ? " (--without lake)" : " (--maintenance off)"));
             } else {
                 OUT.println("Not starting the lake's query service (--without sql): POST /v1/sql answers 503.");
             }
@@ -449,10 +456,35 @@ public final class Launcher {
         }
         List<ChildStatus> components = snapshot.get().components();
         printComponents(components);
+        components.stream().filter(c -> c.name().equals(SqlProcess.COMPONENT) && c.state() == ChildState.RUNNING && !c.endpoint().isEmpty())
+                .findFirst().ifPresent(sql -> OUT.println("  " + maintenanceLine(sql.endpoint())));
         if (components.stream().anyMatch(c -> c.state() == ChildState.FAILED)) {
             return 4;
         }
         return components.stream().allMatch(c -> c.state() == ChildState.RUNNING) ? 0 : 1;
+    }
+
+    /** The lake's maintenance as the query service reports it: when it last ran and what it did, and when it runs next. */
+    static String maintenanceLine(String sqlEndpoint) {
+        try {
+            var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(sqlEndpoint + "/v1/maintenance")).timeout(Duration.ofSeconds(5)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 404) {
+                return "lake maintenance: off";
+            }
+            var body = new ObjectMapper().readTree(response.body());
+            if (response.statusCode() != 200) {
+                return "lake maintenance: unknown (the query service answered " + response.statusCode() + ")";
+            }
+            var last = body.path("lastRunLine");
+            return (last.isMissingNode() ? "lake maintenance: no pass yet" : last.asText()) + "; next pass at " + body.path("nextRunAt").asText();
+        } catch (IOException e) {
+            return "lake maintenance: unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "lake maintenance: unknown (interrupted)";
+        }
     }
 
     private static void printComponents(List<ChildStatus> components) {
@@ -559,7 +591,7 @@ public final class Launcher {
         AppProcess ingest;
         AppProcess api;
         CepProcess cep;
-        LakeQueryProcess sql;
+        SqlProcess sql;
 
         @Override
         public synchronized void close() {

@@ -53,4 +53,19 @@ class LaunchOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("stop needs a component");
         assertThat(LaunchOptions.parse(new String[]{"status"}).component()).isNull();
     }
+
+    @Test
+    void maintenanceIsOnByDefaultAndItsSettingsAreChecked() {
+        assertThat(LaunchOptions.parse(new String[]{"up"}).maintenance())
+                .isEqualTo(io.streamhouse.lakequery.MaintenanceSettings.DEFAULTS);
+        LaunchOptions custom = LaunchOptions.parse(new String[]{"up", "--maintenance-interval", "PT1M", "--snapshot-max-age",
+                "PT2M", "--retain-last", "3", "--target-file-size", "67108864", "--orphan-min-age", "PT48H"});
+        assertThat(custom.maintenance().enabled()).isTrue();
+        assertThat(custom.maintenance().interval()).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(custom.maintenance().retainLast()).isEqualTo(3);
+        assertThat(custom.maintenance().orphanMinAge()).isEqualTo(java.time.Duration.ofHours(48));
+        assertThat(LaunchOptions.parse(new String[]{"up", "--maintenance", "off"}).maintenance().enabled()).isFalse();
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--orphan-min-age", "PT5S"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orphan min age must be at least 10 min");
+    }
 }

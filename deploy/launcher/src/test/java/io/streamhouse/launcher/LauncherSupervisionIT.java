@@ -23,7 +23,8 @@ import static org.awaitility.Awaitility.await;
  * The bug this supervisor fixes, as a user met it: {@code ./streamhouse up}, then {@code kill -9} of the api. The
  * launcher runs as its own JVM (as the script starts it); the kill goes through {@code ./streamhouse kill api};
  * {@code status} must show the api restarting, then running again with one restart and its last exit, readiness
- * must answer again, and {@code down} must leave nothing behind.
+ * must answer again, and {@code down} must leave nothing behind. The lake's query service ({@code sql}) is killed in the
+ * same wait and must come back on the same URL, its lake maintenance scheduled.
  */
 class LauncherSupervisionIT {
 
@@ -55,9 +56,14 @@ class LauncherSupervisionIT {
             assertThat(api.state()).isEqualTo(ChildState.RUNNING);
             assertThat(api.restarts()).isZero();
             assertThat(component(data, "broker").state()).isEqualTo(ChildState.RUNNING);
+            ChildStatus sql = component(data, "sql");
+            assertThat(sql.state()).as("the lake's query service is supervised").isEqualTo(ChildState.RUNNING);
             long killed = api.pid();
 
             assertThat(Launcher.control(options("kill", dataArg, "api"))).isZero();
+            // The query service too, in the same wait: both restart side by side.
+            assertThat(Launcher.control(options("kill", dataArg, "sql"))).isZero();
+            assertThat(ProcessHandle.of(sql.pid()).map(ProcessHandle::isAlive).orElse(false)).isFalse();
 
             assertThat(ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false)).isFalse();
             await().atMost(Duration.ofSeconds(10)).until(() -> component(data, "api").state() == ChildState.RESTARTING);
@@ -72,11 +78,21 @@ class LauncherSupervisionIT {
             HttpResponse<Void> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create(again.endpoint() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
             assertThat(ready.statusCode()).isEqualTo(200);
+            await("sql running again").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> component(data, "sql").state() == ChildState.RUNNING);
+            ChildStatus sqlAgain = component(data, "sql");
+            assertThat(sqlAgain.pid()).isNotEqualTo(sql.pid());
+            assertThat(sqlAgain.restarts()).isEqualTo(1);
+            assertThat(sqlAgain.endpoint()).isEqualTo(sql.endpoint());
+            // up maintains the lake by default: the restarted service reports its schedule.
+            assertThat(Launcher.maintenanceLine(sqlAgain.endpoint())).contains("next pass at");
             assertThat(Launcher.status(options("status", dataArg))).isZero();
             children.addAll(launcher.descendants().toList());
             assertThat(Files.readString(out))
                     .contains("[supervisor] api (pid " + killed + ") died: killed by signal 9 (SIGKILL); restart 1 of 5 in 1000 ms")
-                    .contains("[supervisor] api restarted (pid " + again.pid() + ", restart 1 in all)");
+                    .contains("[supervisor] api restarted (pid " + again.pid() + ", restart 1 in all)")
+                    .contains("[supervisor] sql (pid " + sql.pid() + ") died: killed by signal 9 (SIGKILL)")
+                    .contains("lake maintenance every PT10M");
 
             assertThat(Launcher.down(options("down", dataArg))).isZero();
             assertThat(launcher.isAlive()).isFalse();
