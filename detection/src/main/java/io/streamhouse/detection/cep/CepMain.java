@@ -126,7 +126,7 @@ public final class CepMain {
     }
 
     /** The newest {@code chk-N} holding a {@code _metadata} file under the checkpoint directory, if any. */
-    static Optional<String> latestRetainedCheckpoint(String dir) {
+    public static Optional<String> latestRetainedCheckpoint(String dir) {
         Path root = dir.contains("://") ? Paths.get(URI.create(dir)) : Paths.get(dir);
         if (!Files.isDirectory(root)) {
             return Optional.empty();

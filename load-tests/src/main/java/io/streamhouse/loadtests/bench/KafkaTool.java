@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * the one Maven wrote next to load-tests' classes ({@code kafka-tools.classpath} + {@code classpath.txt}). The child
  * is bounded by a timeout and destroyed if it outlives it or this JVM.
  */
-final class KafkaTool {
+public final class KafkaTool {
     private static final Pattern E2E = Pattern.compile(
             "Percentiles: 50th = (\\d+), 99th = (\\d+), 99\\.9th = (\\d+)");
     private static final Pattern PERF = Pattern.compile(
@@ -36,7 +36,15 @@ final class KafkaTool {
 
     private final Path classesDir;
 
-    KafkaTool(Path loadTestsTarget) {
+    /**
+     * ConsumerPerformance's summary: {@code recordsPerSec} over its whole run (group join included),
+     * {@code fetchRecordsPerSec} over the fetching only (the figure a restore compares with).
+     */
+    public record ConsumerPerf(long records, double mb, double recordsPerSec, long rebalanceMs, long fetchMs,
+                               double fetchRecordsPerSec) {
+    }
+
+    public KafkaTool(Path loadTestsTarget) {
         this.classesDir = loadTestsTarget;
     }
 
@@ -68,6 +76,24 @@ final class KafkaTool {
             }
         }
         throw new IOException("ProducerPerformance printed no summary:\n" + String.join("\n", out));
+    }
+
+    /** Reads {@code records} records of {@code topic} from its beginning, in a fresh group. */
+    public ConsumerPerf consumerPerformance(String bootstrap, String topic, long records, Duration timeout)
+            throws IOException, InterruptedException {
+        List<String> out = run("org.apache.kafka.tools.ConsumerPerformance",
+                List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages", Long.toString(records),
+                        "--timeout", "10000", "--group", "streamhouse-consumer-perf-" + System.nanoTime()), timeout);
+        // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
+        // fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
+        for (String line : out) {
+            String[] f = line.split(",\\s*");
+            if (f.length == 10 && f[4].matches("\\d+")) {
+                return new ConsumerPerf(Long.parseLong(f[4]), Double.parseDouble(f[2]), Double.parseDouble(f[5]),
+                        Long.parseLong(f[6]), Long.parseLong(f[7]), Double.parseDouble(f[9]));
+            }
+        }
+        throw new IOException("ConsumerPerformance printed no summary:\n" + String.join("\n", out));
     }
 
     private List<String> run(String mainClass, List<String> args, Duration timeout) throws IOException, InterruptedException {
