@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamhouse.connect.LakeConnector;
-import io.streamhouse.detection.cep.CepMain;
+import io.streamhouse.detection.cep.RetainedCheckpoints;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
@@ -443,8 +443,8 @@ final class Drill implements Callable<Integer> {
                 Thread t = new Thread(() -> {
                     try {
                         run();
-                    } catch (RuntimeException | IOException e) {
-                        error = e.getMessage();
+                    } catch (RuntimeException | IOException | LinkageError e) {
+                        error = e.toString();
                         log.println("  fault failed: " + e.getMessage());
                     } finally {
                         down.countDown();
@@ -463,7 +463,7 @@ final class Drill implements Callable<Integer> {
                         answer("kill", c, Duration.ofSeconds(30));
                         if (scenario == Scenario.KILL_CEP) {
                             // The dead job writes no more: its newest retained checkpoint is now fixed.
-                            newestCheckpointAtKill = CepMain.latestRetainedCheckpoint(stack.data().resolve("cep/checkpoints").toString()).orElse(null);
+                            newestCheckpointAtKill = RetainedCheckpoints.newest(stack.data().resolve("cep/checkpoints").toString()).orElse(null);
                         }
                         down.countDown();
                     }
