@@ -333,8 +333,11 @@ final class Drill implements Callable<Integer> {
                 CountDownLatch done = new CountDownLatch(txs.size() + asyncEvents.size());
                 long began = System.currentTimeMillis();
                 long start = System.nanoTime();
+                // The generator's calendar moved as a whole so its latest event is now: every time keeps its distance
+                // to the others (a scan's promisedBy included), and nothing is in ingest's refused future.
+                long shiftMs = began - asyncEvents.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).max().orElse(began);
                 CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
-                        i -> sendAsync(http, asyncEvents.get(i), asyncStatus, done)));
+                        i -> sendAsync(http, asyncEvents.get(i), shiftMs, asyncStatus, done)));
                 FaultRun fault = new FaultRun(log, began);
                 CompletableFuture<Recovery> recovery = null;
                 for (int i = 0; i < txs.size(); i++) {
@@ -426,6 +429,8 @@ final class Drill implements Callable<Integer> {
             final CountDownLatch finished = new CountDownLatch(1);
             final List<String> answers = new ArrayList<>();
             volatile long faultAt = -1;
+            /** When the component was down (killed, stopped) or its restart began: authorizes sent after it test the recovery. */
+            volatile long downAt = -1;
             volatile Long startReadyMs;
             volatile Long backAt;
             volatile String newestCheckpointAtKill;
@@ -461,6 +466,7 @@ final class Drill implements Callable<Integer> {
                     case KILL_API, KILL_CONNECT, KILL_CEP -> {
                         // The same request ./streamhouse kill <component> sends; the launcher answers once the SIGKILL is sent.
                         answer("kill", c, Duration.ofSeconds(30));
+                        downAt = System.currentTimeMillis();
                         if (scenario == Scenario.KILL_CEP) {
                             // The dead job writes no more: its newest retained checkpoint is now fixed.
                             newestCheckpointAtKill = RetainedCheckpoints.newest(stack.data().resolve("cep/checkpoints").toString()).orElse(null);
@@ -469,6 +475,7 @@ final class Drill implements Callable<Integer> {
                     }
                     case WIPE_API_STATE -> {
                         answer("stop", c, Duration.ofSeconds(60));
+                        downAt = System.currentTimeMillis();
                         down.countDown();
                         Path state = stack.data().resolve("api-state");
                         long files = wipe(state);
@@ -479,6 +486,7 @@ final class Drill implements Callable<Integer> {
                     }
                     case RESTART_BROKER -> {
                         // No moment at which it is down is reported: the restart request starts the outage.
+                        downAt = faultAt;
                         down.countDown();
                         answer("restart", c, Duration.ofSeconds(180));
                         backAt = System.currentTimeMillis();
@@ -576,9 +584,7 @@ final class Drill implements Callable<Integer> {
             return out;
         }
 
-        private void sendAsync(HttpClient http, GeneratedEvent e, Map<String, Integer> statuses, CountDownLatch done) {
-            // Stamped now, as the authorizes are: the generator's calendar is not today's, and ingest refuses the far future.
-            String now = Instant.ofEpochMilli(System.currentTimeMillis()).toString();
+        private void sendAsync(HttpClient http, GeneratedEvent e, long shiftMs, Map<String, Integer> statuses, CountDownLatch done) {
             ObjectNode body;
             URI uri;
             if (e.value() instanceof VehicleTelemetry t) {
@@ -589,13 +595,20 @@ final class Drill implements Callable<Integer> {
                 body = EdgeJson.parcelScan(s);
                 uri = ingest.resolve("/v1/parcels/" + java.net.URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
             }
-            body.put("occurredAt", now);
+            shift(body, "occurredAt", shiftMs);
+            shift(body, "promisedBy", shiftMs);
             HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
             http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, x) -> {
                 statuses.put(e.eventId(), x != null ? 0 : r.statusCode());
                 done.countDown();
             });
+        }
+
+        private static void shift(ObjectNode body, String field, long shiftMs) {
+            if (body.hasNonNull(field)) {
+                body.put(field, Instant.parse(body.get(field).asText()).plusMillis(shiftMs).toString());
+            }
         }
 
         private void send(HttpClient http, DemoTransaction tx, Map<String, DrillChecks.Answer> answers, CountDownLatch done) {
@@ -651,7 +664,9 @@ final class Drill implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            Long firstDecided = answers.values().stream().filter(a -> a.sentAtMillis() >= faultAt && a.decided())
+            // Sent once the component was down: a stop takes seconds, and the api answers until it has stopped.
+            long downAt = fault.downAt > 0 ? fault.downAt : faultAt;
+            Long firstDecided = answers.values().stream().filter(a -> a.sentAtMillis() >= downAt && a.decided())
                     .map(a -> a.answeredAtMillis() - faultAt).min(Long::compare).orElse(null);
             return new Recovery(faultAt, fault.answers(), back, firstDecided, lagNormal, lagBound, groups);
         }
@@ -919,7 +934,7 @@ final class Drill implements Callable<Integer> {
             out.printf(Locale.ROOT, "Drill %s. Load: %,d authorizes at %d/s and %,d telemetry/scan events at %d/s over %.1f s (seed %d); load average %s%n",
                     r.scenario(), l.authorizesSent(), l.ratePerSecond(), l.asyncSent(), l.asyncRatePerSecond(), l.elapsedMs() / 1000.0,
                     l.seed(), r.loadAverage());
-            out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided authorize after %s, lag of %s under %d after %s%n",
+            out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided answer to an authorize sent once it was down after %s, lag of %s under %d after %s%n",
                     ms(v.componentBackAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagGroups(), v.lagBound(), ms(v.lagNormalAfterMs()));
             out.printf(Locale.ROOT, "Answers: %,d answered (%,d decided, %,d fallbacks), %d request errors%n",
                     d.answered(), d.decided(), d.fallbacks(), d.requestErrors());
