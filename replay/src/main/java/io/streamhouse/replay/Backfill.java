@@ -192,7 +192,7 @@ final class Backfill implements Callable<Integer> {
             Map<String, Long> cutView = new TreeMap<>();
             shadowCut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
             Report.TargetReport serving = new Report.TargetReport(target.label(), liveId, app, result.events(), result.dropped(),
-                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, null, divergences);
+                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, null, null, divergences);
             Summary summary = new Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
                     Duration.between(began, Instant.now()).toMillis(), snapshots, stitches, serving);
             Files.createDirectories(record.getParent());

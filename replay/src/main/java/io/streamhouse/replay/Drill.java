@@ -2,17 +2,34 @@ package io.streamhouse.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.detection.cep.RetainedCheckpoints;
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import io.streamhouse.lake.LakeAudit;
+import io.streamhouse.lake.LakeAuditProcess;
+import io.streamhouse.loadtests.bench.KafkaTool;
 import io.streamhouse.loadtests.demo.DemoTransaction;
 import io.streamhouse.loadtests.demo.DemoTransactions;
+import io.streamhouse.loadtests.generator.EdgeJson;
+import io.streamhouse.loadtests.generator.EventKind;
+import io.streamhouse.loadtests.generator.GeneratedEvent;
+import io.streamhouse.loadtests.generator.Generator;
+import io.streamhouse.loadtests.generator.GeneratorConfig;
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.ChildStatus;
 import io.streamhouse.supervisor.ControlChannel;
+import io.streamhouse.supervisor.StatusFile;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import picocli.CommandLine;
@@ -21,36 +38,53 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * {@code replay drill <scenario>}: a fault under bounded synchronous-authorize load against the local stack, then the
- * checks (exactly one decision per request, answers equal the log, projections equal a fresh rebuild, no alert id
- * twice). Loopback only: every endpoint must be 127.0.0.1, localhost or ::1. Exit 0 pass, 1 a check failed,
- * 2 bad input, 3 environment.
+ * {@code replay drill <scenario>}: one fault under bounded load against the local stack, then the checks. The load is
+ * open-loop synchronous authorizes plus asynchronous generator traffic (vehicle telemetry, parcel scans), all through
+ * ingest. The fault goes through the launcher's control channel ({@code <data>/control}), as {@code ./streamhouse
+ * kill|restart|stop|start} does. Recovery is measured from the fault: until the faulted component serves again, until
+ * the first decided authorize, and until the lag of the groups it feeds is back under a bound. The checks: every
+ * authorize has exactly one outcome on the log and the answers equal it; every accepted asynchronous event is on its
+ * topic; no alert id twice; the projections equal a fresh rebuild; Iceberg equals Kafka when the lake runs; for
+ * {@code kill-cep}, the job resumed from its newest retained checkpoint. Loopback only: every endpoint must be
+ * 127.0.0.1, localhost or ::1. Exit 0 pass, 1 a check failed, 2 bad input, 3 environment.
  */
-@Command(name = "drill", mixinStandardHelpOptions = true, subcommands = {Drill.KillApi.class},
+@Command(name = "drill", mixinStandardHelpOptions = true,
+        subcommands = {Drill.KillApi.class, Drill.WipeApiState.class, Drill.RestartBroker.class, Drill.KillConnect.class,
+                Drill.KillCep.class},
         description = "Resilience drills against the running local stack, under load, with loss and recovery checks.")
 final class Drill implements Callable<Integer> {
     @CommandLine.ParentCommand
@@ -66,6 +100,11 @@ final class Drill implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
+    /** The CEP job's consumer group and transactional-id prefix ({@code CepOptions}' default, which the launcher keeps). */
+    static final String CEP_GROUP = "streamhouse-cep";
+    static final String CEP_LOG = "cep.log";
+    /** What {@code CepMain} prints when it resumes from a retained checkpoint. */
+    static final Pattern RESUMED = Pattern.compile("\\[streamhouse-cep] resuming from (\\S+)");
 
     /** @throws ReplayCli.BadInput when {@code host} is not this machine's loopback */
     static void requireLoopback(String what, String host) {
@@ -85,24 +124,105 @@ final class Drill implements Callable<Integer> {
         return hosts;
     }
 
-    record Recovery(long faultAtEpochMs, String faultAnswer, Long readyAfterMs, Long firstDecidedAnswerAfterMs, Long lagNormalAfterMs,
-                    long lagBound) {
+    /** The faults, each on one supervised component. */
+    enum Scenario {
+        KILL_API("kill-api", "api"), WIPE_API_STATE("wipe-api-state", "api"), RESTART_BROKER("restart-broker", "broker"),
+        KILL_CONNECT("kill-connect", "connect"), KILL_CEP("kill-cep", "cep");
+
+        final String label;
+        final String component;
+
+        Scenario(String label, String component) {
+            this.label = label;
+            this.component = component;
+        }
+
+        boolean onApi() {
+            return component.equals("api");
+        }
     }
 
-    record Load(int ratePerSecond, int durationSeconds, long seed, long sent, long elapsedMs) {
+    /**
+     * @param componentBackAfterMs the faulted component serving again: the api's readiness 200, else the supervisor
+     *                             reporting it running in a new process (the broker: the restart answered)
+     * @param lagGroups            the consumer groups whose lag is watched: the ones the faulted component feeds
+     */
+    record Recovery(long faultAtEpochMs, List<String> faultAnswers, Long componentBackAfterMs, Long firstDecidedAnswerAfterMs,
+                    Long lagNormalAfterMs, long lagBound, List<String> lagGroups) {
+    }
+
+    record Load(int ratePerSecond, int asyncRatePerSecond, int durationSeconds, long seed, long authorizesSent, long asyncSent,
+                long elapsedMs) {
     }
 
     record RebuildCheck(String shadowId, int exitCode, String result, Long divergences, String discard) {
     }
 
+    record LakeCheck(boolean ran, Boolean equal, long missing, long extra, long duplicateRows, List<LakeAudit.TopicAudit> tables,
+                     String note) {
+    }
+
+    record CepCheck(String newestCheckpointAtKill, String resumedFrom, boolean passed) {
+    }
+
+    /**
+     * The wiped api's restore against Kafka's ConsumerPerformance on the same changelog topics, same run. The api logs
+     * Kafka at WARN, so Streams' own restore time is not known: {@code startReadyMs} (the supervisor's start until
+     * ready, JVM start and restore of both applications included) bounds it from above, and the rate from below.
+     */
+    record RestoreCheck(List<String> changelogs, long changelogRecords, long startReadyMs, Double restoreRecordsPerSecAtLeast,
+                        double consumerPerfFetchRecordsPerSec, Double ratio, String note) {
+    }
+
     record DrillReport(String scenario, String result, Load load, Recovery recovery, DrillChecks.Result decisions,
-                       long alertsRead, List<String> repeatedAlertIds, RebuildCheck rebuild, List<String> failures) {
+                       DrillChecks.Delivery async, long alertsRead, List<String> repeatedAlertIds, RebuildCheck rebuild, LakeCheck lake,
+                       CepCheck cep, RestoreCheck restore, String loadAverage, List<String> failures) {
     }
 
     @Command(name = "kill-api", mixinStandardHelpOptions = true,
-            description = "SIGKILL the api (both Streams apps) part-way through a bounded synchronous-authorize load, as "
-                    + "./streamhouse kill api does; measure recovery; check decisions, alerts and a fresh rebuild.")
-    static final class KillApi implements Callable<Integer> {
+            description = "SIGKILL the api (both Streams apps) part-way through the load, as ./streamhouse kill api does.")
+    static final class KillApi extends Run {
+        KillApi() {
+            super(Scenario.KILL_API);
+        }
+    }
+
+    @Command(name = "wipe-api-state", mixinStandardHelpOptions = true,
+            description = "Stop the api, delete its state directory (<data>/api-state), start it: it restores every store "
+                    + "from its changelogs. Also measures the restore against Kafka's ConsumerPerformance on the same topics.")
+    static final class WipeApiState extends Run {
+        WipeApiState() {
+            super(Scenario.WIPE_API_STATE);
+        }
+    }
+
+    @Command(name = "restart-broker", mixinStandardHelpOptions = true,
+            description = "Restart the Kafka broker (stop, start on the same port and log) part-way through the load.")
+    static final class RestartBroker extends Run {
+        RestartBroker() {
+            super(Scenario.RESTART_BROKER);
+        }
+    }
+
+    @Command(name = "kill-connect", mixinStandardHelpOptions = true,
+            description = "SIGKILL the Kafka Connect worker (the Iceberg sink, CDC) part-way through the load; check Iceberg equals Kafka.")
+    static final class KillConnect extends Run {
+        KillConnect() {
+            super(Scenario.KILL_CONNECT);
+        }
+    }
+
+    @Command(name = "kill-cep", mixinStandardHelpOptions = true,
+            description = "SIGKILL the Flink CEP job part-way through the load; the supervisor restarts it from its newest "
+                    + "retained checkpoint, which the drill verifies.")
+    static final class KillCep extends Run {
+        KillCep() {
+            super(Scenario.KILL_CEP);
+        }
+    }
+
+    /** One drill run: the options every scenario shares, the load, the fault, the recovery watch and the checks. */
+    abstract static class Run implements Callable<Integer> {
         @CommandLine.ParentCommand
         Drill drill;
         @Mixin
@@ -113,25 +233,38 @@ final class Drill implements Callable<Integer> {
         URI api;
         @Option(names = "--rate", defaultValue = "25", description = "authorizes per second, 1-50 (default ${DEFAULT-VALUE})")
         int rate;
+        @Option(names = "--async-rate", defaultValue = "20",
+                description = "telemetry readings and parcel scans per second, 0-200 (default ${DEFAULT-VALUE})")
+        int asyncRate;
         @Option(names = "--duration", defaultValue = "40", description = "seconds of load, 5-300 (default ${DEFAULT-VALUE})")
         int duration;
-        @Option(names = "--kill-after", defaultValue = "10", description = "seconds into the load to kill the api (default ${DEFAULT-VALUE})")
-        int killAfter;
+        @Option(names = {"--fault-after", "--kill-after"}, defaultValue = "10",
+                description = "seconds into the load to inject the fault (default ${DEFAULT-VALUE})")
+        int faultAfter;
         @Option(names = "--seed", description = "the generator seed (default: the time; transaction ids are drill-<seed>-<n>)")
         Long seed;
-        @Option(names = "--lag-bound", defaultValue = "100", description = "lag (records, per api group) that counts as normal (default ${DEFAULT-VALUE})")
+        @Option(names = "--lag-bound", defaultValue = "100", description = "lag (records, per watched group) that counts as normal (default ${DEFAULT-VALUE})")
         long lagBound;
-        @Option(names = "--recovery-timeout", defaultValue = "120", description = "seconds to wait for readiness and lag (default ${DEFAULT-VALUE})")
+        @Option(names = "--recovery-timeout", defaultValue = "120", description = "seconds to wait for recovery and lag (default ${DEFAULT-VALUE})")
         int recoveryTimeout;
+        @Option(names = "--kafka-tools", defaultValue = "load-tests/target",
+                description = "directory with kafka-tools.classpath, for wipe-api-state's ConsumerPerformance baseline (default ${DEFAULT-VALUE})")
+        Path kafkaTools;
         @Option(names = "--json", description = "print the summary as JSON on stdout")
         boolean json;
 
+        private final Scenario scenario;
+
+        Run(Scenario scenario) {
+            this.scenario = scenario;
+        }
+
         @Override
         public Integer call() throws Exception {
-            if (rate < 1 || rate > 50 || duration < 5 || duration > 300 || killAfter < 1 || killAfter >= duration
-                    || lagBound < 0 || recoveryTimeout < 10) {
-                throw new ReplayCli.BadInput("--rate 1-50, --duration 5-300 s, --kill-after between 1 and the duration, "
-                        + "--lag-bound 0 or more, --recovery-timeout at least 10 s");
+            if (rate < 1 || rate > 50 || asyncRate < 0 || asyncRate > 200 || duration < 5 || duration > 300 || faultAfter < 1
+                    || faultAfter >= duration || lagBound < 0 || recoveryTimeout < 10) {
+                throw new ReplayCli.BadInput("--rate 1-50, --async-rate 0-200, --duration 5-300 s, --fault-after between 1 and "
+                        + "the duration, --lag-bound 0 or more, --recovery-timeout at least 10 s");
             }
             requireLoopback("--ingest-url", ingest.getHost());
             requireLoopback("--api-url", api.getHost());
@@ -148,101 +281,333 @@ final class Drill implements Callable<Integer> {
             if (status(http, api.resolve("/q/health/ready")) != 200) {
                 throw new Endpoints.EnvironmentException("the api at " + api + " is not ready (/q/health/ready): start the stack first");
             }
+            ChildStatus before = component(scenario.component).orElseThrow(() -> new Endpoints.EnvironmentException(
+                    "this stack runs no " + scenario.component + " (" + stack.data().resolve(StatusFile.NAME) + "): start it with that part"));
+            if (before.state() != ChildState.RUNNING) {
+                throw new Endpoints.EnvironmentException(scenario.component + " is " + before.state().label() + ", not running: ./streamhouse status");
+            }
             try (Admin admin = stack.admin(endpoints);
                  CachingSchemaRegistryClient registry = new CachingSchemaRegistryClient(endpoints.registryUrl())) {
                 TopicSerdes serdes = new RegistryTopicSerdes(registry);
-                List<String> groups = List.of("streamhouse-api", stack.liveServingId());
-                for (String g : groups) {
+                List<String> apiGroups = List.of("streamhouse-api", stack.liveServingId());
+                for (String g : apiGroups) {
                     if (!Groups.exists(admin, g)) {
                         throw new Endpoints.EnvironmentException("the api's group " + g + " is not on " + endpoints.bootstrapServers());
                     }
                 }
+                boolean lakeRuns = hasMembers(admin, LakeConnector.connectGroup());
+                List<String> lagGroups = switch (scenario) {
+                    case KILL_API, WIPE_API_STATE -> apiGroups;
+                    case KILL_CEP -> List.of(CEP_GROUP);
+                    case KILL_CONNECT -> List.of(LakeConnector.connectGroup());
+                    case RESTART_BROKER -> {
+                        List<String> all = new ArrayList<>(apiGroups);
+                        if (Groups.exists(admin, CEP_GROUP)) {
+                            all.add(CEP_GROUP);
+                        }
+                        if (lakeRuns) {
+                            all.add(LakeConnector.connectGroup());
+                        }
+                        yield all;
+                    }
+                };
+                if (scenario == Scenario.KILL_CONNECT && !lakeRuns) {
+                    throw new Endpoints.EnvironmentException("the lake's sink (group " + LakeConnector.connectGroup()
+                            + ") has no members: kill-connect checks Iceberg against Kafka, start the stack with the lake");
+                }
+                if (scenario == Scenario.KILL_CEP && !Groups.exists(admin, CEP_GROUP)) {
+                    throw new Endpoints.EnvironmentException("the CEP job's group " + CEP_GROUP + " is not on " + endpoints.bootstrapServers());
+                }
                 List<String> failures = new ArrayList<>();
 
-                // 1-3: the load, the fault part-way, and the recovery watch.
-                log.printf(Locale.ROOT, "kill-api drill: %d authorizes/s for %d s (seed %d), SIGKILL of the api after %d s%n",
-                        rate, duration, runSeed, killAfter);
+                // 1-3: the load, the fault part-way (its own thread: stop/start/restart answer only once done), the watch.
+                log.printf(Locale.ROOT, "%s drill: %d authorizes/s and %d telemetry readings + parcel scans/s for %d s (seed %d), "
+                        + "the fault after %d s%n", scenario.label, rate, asyncRate, duration, runSeed, faultAfter);
                 List<DemoTransaction> txs = DemoTransactions.generate(runSeed, rate * duration, Instant.now()).stream()
                         .map(t -> new DemoTransaction(t.transactionId().replaceFirst("^demo-", "drill-"),
                                 t.body().deepCopy().put("transactionId", t.transactionId().replaceFirst("^demo-", "drill-")), t.expected()))
                         .toList();
+                List<GeneratedEvent> asyncEvents = asyncEvents(runSeed, asyncRate * duration);
                 Map<String, DrillChecks.Answer> answers = new ConcurrentHashMap<>();
-                CountDownLatch done = new CountDownLatch(txs.size());
+                Map<String, Integer> asyncStatus = new ConcurrentHashMap<>();
+                CountDownLatch done = new CountDownLatch(txs.size() + asyncEvents.size());
                 long began = System.currentTimeMillis();
-                long faultAt = -1;
-                String faultAnswer = null;
-                long periodNanos = 1_000_000_000L / rate;
                 long start = System.nanoTime();
+                // The generator's calendar moved as a whole so its latest event is now: every time keeps its distance
+                // to the others (a scan's promisedBy included), and nothing is in ingest's refused future.
+                long shiftMs = began - asyncEvents.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).max().orElse(began);
+                CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
+                        i -> sendAsync(http, asyncEvents.get(i), shiftMs, asyncStatus, done)));
+                FaultRun fault = new FaultRun(log, began);
+                CompletableFuture<Recovery> recovery = null;
                 for (int i = 0; i < txs.size(); i++) {
-                    long due = start + i * periodNanos;
-                    long wait = due - System.nanoTime();
-                    if (wait > 0) {
-                        TimeUnit.NANOSECONDS.sleep(wait); // pacing the open-loop load, not waiting for a condition
-                    }
-                    if (faultAt < 0 && System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(killAfter)) {
-                        faultAt = System.currentTimeMillis();
-                        // The same request ./streamhouse kill api sends; the launcher answers once the SIGKILL is sent.
-                        ControlChannel.Response r = ControlChannel.send(stack.data().resolve(ControlChannel.DIR),
-                                new ControlChannel.Request("kill", "api"), Duration.ofSeconds(30));
-                        if (!r.ok()) {
-                            throw new Endpoints.EnvironmentException("the launcher refused 'kill api': " + r.message());
-                        }
-                        faultAnswer = r.message();
-                        log.println("  fault at +" + (faultAt - began) + " ms: " + r.message());
+                    waitUntil(start + i * (1_000_000_000L / rate));
+                    if (recovery == null && System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(faultAfter)) {
+                        fault.start();
+                        recovery = CompletableFuture.supplyAsync(() -> watchRecovery(http, admin, lagGroups, fault, before, answers, log));
                     }
                     send(http, txs.get(i), answers, done);
                 }
+                asyncLoad.join();
                 long loadEnd = System.currentTimeMillis();
-                Recovery recovery = watchRecovery(http, admin, groups, faultAt, faultAnswer, answers, log);
+                fault.awaitDone(Duration.ofSeconds(recoveryTimeout + 60L));
+                Recovery rec = recovery.join();
+                if (fault.error != null) {
+                    failures.add("the fault did not go as asked: " + fault.error);
+                }
                 if (!done.await(60, TimeUnit.SECONDS)) {
-                    failures.add("authorizes still unanswered 60 s after the load ended: " + done.getCount());
+                    failures.add("requests still unanswered 60 s after the load ended: " + done.getCount());
                 }
-                Load load = new Load(rate, duration, runSeed, txs.size(), loadEnd - began);
-                if (recovery.readyAfterMs() == null) {
-                    failures.add("the api was not ready again within " + recoveryTimeout + " s");
+                Load load = new Load(rate, asyncRate, duration, runSeed, txs.size(), asyncEvents.size(), loadEnd - began);
+                if (rec.componentBackAfterMs() == null) {
+                    failures.add(scenario.component + " was not serving again within " + recoveryTimeout + " s");
                 }
-                if (recovery.lagNormalAfterMs() == null) {
-                    failures.add("the api's lag was not back under " + lagBound + " within " + recoveryTimeout + " s");
+                if (rec.lagNormalAfterMs() == null) {
+                    failures.add("the lag of " + lagGroups + " was not back under " + lagBound + " within " + recoveryTimeout + " s");
                 }
 
                 // 4: quiet, then the checks.
-                awaitQuiet(admin, groups, Duration.ofSeconds(recoveryTimeout));
+                awaitQuiet(admin, lagGroups, Duration.ofSeconds(recoveryTimeout));
                 Set<String> ids = new HashSet<>(answers.keySet());
                 txs.forEach(t -> ids.add(t.transactionId()));
                 TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));
-                Map<String, List<String>> decisions = decisions(reader, serdes, ids);
-                DrillChecks.Result checks = DrillChecks.check(answers.values(), decisions);
+                DrillChecks.Result checks = DrillChecks.check(answers.values(), decisions(reader, serdes, ids));
                 if (!checks.passed()) {
                     failures.add("decisions: " + checks.requestErrors() + " request errors, " + checks.lost() + " lost, "
                             + checks.conflicting() + " conflicting, " + checks.answerMismatches() + " answers unlike the log");
                 }
-                List<String> alertIds = new ArrayList<>();
-                for (Topic<String, Alert> topic : List.of(Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS, Topics.MAINTENANCE_ALERTS)) {
-                    Deserializer<Alert> decoder = serdes.valueSerde(topic).deserializer();
-                    reader.readAll(topic.name(), r -> {
-                        try {
-                            alertIds.add(decoder.deserialize(r.topic(), r.value()).getAlertId());
-                        } catch (RuntimeException unreadable) {
-                            // not an alert this check can judge; the topic's own consumers dead-letter it
-                        }
-                    });
+                DrillChecks.Delivery async = asyncCheck(reader, serdes, asyncEvents, asyncStatus);
+                if (!async.passed()) {
+                    failures.add("asynchronous events: " + async.refused() + " refused, " + async.lost() + " accepted but not on their topic, "
+                            + async.duplicated() + " on their topic twice");
                 }
+                List<String> alertIds = alertIds(reader, serdes);
                 List<String> repeated = DrillChecks.repeated(alertIds);
                 if (!repeated.isEmpty()) {
                     failures.add(repeated.size() + " alert ids written more than once");
+                }
+                CepCheck cep = null;
+                if (scenario == Scenario.KILL_CEP) {
+                    cep = cepCheck(fault.newestCheckpointAtKill, fault.cepLogOffset);
+                    if (!cep.passed()) {
+                        failures.add("the CEP job did not resume from its newest retained checkpoint (" + cep.newestCheckpointAtKill()
+                                + "), but from " + cep.resumedFrom());
+                    }
+                }
+                RestoreCheck restore = null;
+                if (scenario == Scenario.WIPE_API_STATE && fault.error == null) {
+                    restore = restoreCheck(admin, reader, apiGroups, fault, endpoints.bootstrapServers(), log);
                 }
                 RebuildCheck rebuild = rebuild(log);
                 if (rebuild.exitCode() != ReplayCli.EQUAL) {
                     failures.add("the fresh rebuild was not equal to live (exit " + rebuild.exitCode() + ", " + rebuild.result() + ")");
                 }
-                DrillReport report = new DrillReport("kill-api", failures.isEmpty() ? "PASS" : "FAIL", load, recovery, checks,
-                        alertIds.size(), repeated.size() > 20 ? repeated.subList(0, 20) : repeated, rebuild, failures);
+                LakeCheck lake = lakeCheck(lakeRuns, endpoints.bootstrapServers(), log);
+                if (Boolean.FALSE.equals(lake.equal())) {
+                    failures.add("Iceberg is not equal to Kafka: " + lake.missing() + " records missing, " + lake.extra() + " rows extra, "
+                            + lake.duplicateRows() + " rows twice");
+                }
+                DrillReport report = new DrillReport(scenario.label, failures.isEmpty() ? "PASS" : "FAIL", load, rec, checks, async,
+                        alertIds.size(), repeated.size() > 20 ? repeated.subList(0, 20) : repeated, rebuild, lake, cep, restore,
+                        loadAverage(), failures);
                 if (json) {
                     out.println(Records.JSON.writeValueAsString(report));
                 } else {
                     print(report, out);
                 }
                 return failures.isEmpty() ? ReplayCli.EQUAL : ReplayCli.DIVERGENT;
+            }
+        }
+
+        // ------------------------------------------------------------------ the fault
+
+        /** The fault, run on its own thread; {@link #down} completes once the component is down (or the restart began). */
+        final class FaultRun {
+            final PrintStream log;
+            final long began;
+            final CountDownLatch down = new CountDownLatch(1);
+            final CountDownLatch finished = new CountDownLatch(1);
+            final List<String> answers = new ArrayList<>();
+            volatile long faultAt = -1;
+            /** When the component was down (killed, stopped) or its restart began: authorizes sent after it test the recovery. */
+            volatile long downAt = -1;
+            volatile Long startReadyMs;
+            volatile Long backAt;
+            volatile String newestCheckpointAtKill;
+            volatile long cepLogOffset;
+            volatile String error;
+
+            FaultRun(PrintStream log, long began) {
+                this.log = log;
+                this.began = began;
+            }
+
+            void start() {
+                cepLogOffset = size(stack.data().resolve("logs").resolve(CEP_LOG));
+                faultAt = System.currentTimeMillis();
+                Thread t = new Thread(() -> {
+                    try {
+                        run();
+                    } catch (RuntimeException | IOException | LinkageError e) {
+                        error = e.toString();
+                        log.println("  fault failed: " + e.getMessage());
+                    } finally {
+                        down.countDown();
+                        finished.countDown();
+                    }
+                }, "drill-fault");
+                t.setDaemon(true);
+                t.start();
+            }
+
+            private void run() throws IOException {
+                String c = scenario.component;
+                switch (scenario) {
+                    case KILL_API, KILL_CONNECT, KILL_CEP -> {
+                        // The same request ./streamhouse kill <component> sends; the launcher answers once the SIGKILL is sent.
+                        answer("kill", c, Duration.ofSeconds(30));
+                        downAt = System.currentTimeMillis();
+                        if (scenario == Scenario.KILL_CEP) {
+                            // The dead job writes no more: its newest retained checkpoint is now fixed.
+                            newestCheckpointAtKill = RetainedCheckpoints.newest(stack.data().resolve("cep/checkpoints").toString()).orElse(null);
+                        }
+                        down.countDown();
+                    }
+                    case WIPE_API_STATE -> {
+                        answer("stop", c, Duration.ofSeconds(60));
+                        downAt = System.currentTimeMillis();
+                        down.countDown();
+                        Path state = stack.data().resolve("api-state");
+                        long files = wipe(state);
+                        log.println("  wiped " + state + " (" + files + " files and directories)");
+                        String started = answer("start", c, Duration.ofSeconds(180));
+                        Matcher m = Pattern.compile("ready in (\\d+) ms").matcher(started);
+                        startReadyMs = m.find() ? Long.parseLong(m.group(1)) : null;
+                    }
+                    case RESTART_BROKER -> {
+                        // No moment at which it is down is reported: the restart request starts the outage.
+                        downAt = faultAt;
+                        down.countDown();
+                        answer("restart", c, Duration.ofSeconds(180));
+                        backAt = System.currentTimeMillis();
+                    }
+                }
+            }
+
+            private String answer(String action, String component, Duration timeout) {
+                ControlChannel.Response r = ControlChannel.send(stack.data().resolve(ControlChannel.DIR),
+                        new ControlChannel.Request(action, component), timeout);
+                long at = System.currentTimeMillis();
+                if (!r.ok()) {
+                    throw new Endpoints.EnvironmentException("the launcher refused '" + action + " " + component + "': " + r.message());
+                }
+                synchronized (answers) {
+                    answers.add(r.message());
+                }
+                log.println("  " + action + " " + component + " at +" + (faultAt - began) + " ms, answered after " + (at - faultAt) + " ms: " + r.message());
+                return r.message();
+            }
+
+            void awaitDone(Duration timeout) throws InterruptedException {
+                if (!finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    error = "the fault's requests were not answered within " + timeout.toSeconds() + " s";
+                }
+            }
+
+            List<String> answers() {
+                synchronized (answers) {
+                    return List.copyOf(answers);
+                }
+            }
+        }
+
+        /** Deletes everything under {@code dir} (kept itself); refuses a directory outside the stack's data directory. */
+        private long wipe(Path dir) throws IOException {
+            Path data = stack.data().toRealPath();
+            if (!Files.isDirectory(dir)) {
+                throw new Endpoints.EnvironmentException("no api state directory at " + dir);
+            }
+            Path real = dir.toRealPath();
+            if (!real.startsWith(data) || real.equals(data)) {
+                throw new ReplayCli.BadInput("refusing to wipe " + real + ": not inside the stack's data directory " + data);
+            }
+            long n = 0;
+            try (Stream<Path> all = Files.walk(real)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    if (!p.equals(real)) {
+                        Files.delete(p);
+                        n++;
+                    }
+                }
+            }
+            return n;
+        }
+
+        // ------------------------------------------------------------------ the load
+
+        private static void paced(long startNanos, int count, int perSecond, java.util.function.IntConsumer send) {
+            if (perSecond == 0) {
+                return;
+            }
+            for (int i = 0; i < count; i++) {
+                try {
+                    waitUntil(startNanos + i * (1_000_000_000L / perSecond));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                send.accept(i);
+            }
+        }
+
+        private static void waitUntil(long dueNanos) throws InterruptedException {
+            long wait = dueNanos - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait); // pacing the open-loop load, not waiting for a condition
+            }
+        }
+
+        /** Telemetry readings and parcel scans from the seeded generator (the asynchronous half of ingest's traffic). */
+        static List<GeneratedEvent> asyncEvents(long seed, int count) {
+            if (count == 0) {
+                return List.of();
+            }
+            List<GeneratedEvent> out = new ArrayList<>();
+            for (int events = count * 3; out.size() < count && events <= count * 48; events *= 2) {
+                out.clear();
+                for (GeneratedEvent e : Generator.generate(GeneratorConfig.defaults(seed, events)).events()) {
+                    if ((e.kind() == EventKind.VEHICLE_TELEMETRY || e.kind() == EventKind.PARCEL_SCAN) && out.size() < count) {
+                        out.add(e);
+                    }
+                }
+            }
+            return out;
+        }
+
+        private void sendAsync(HttpClient http, GeneratedEvent e, long shiftMs, Map<String, Integer> statuses, CountDownLatch done) {
+            ObjectNode body;
+            URI uri;
+            if (e.value() instanceof VehicleTelemetry t) {
+                body = EdgeJson.telemetry(t);
+                uri = ingest.resolve("/v1/telemetry");
+            } else {
+                ParcelScanned s = (ParcelScanned) e.value();
+                body = EdgeJson.parcelScan(s);
+                uri = ingest.resolve("/v1/parcels/" + java.net.URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
+            }
+            shift(body, "occurredAt", shiftMs);
+            shift(body, "promisedBy", shiftMs);
+            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+            http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, x) -> {
+                statuses.put(e.eventId(), x != null ? 0 : r.statusCode());
+                done.countDown();
+            });
+        }
+
+        private static void shift(ObjectNode body, String field, long shiftMs) {
+            if (body.hasNonNull(field)) {
+                body.put(field, Instant.parse(body.get(field).asText()).plusMillis(shiftMs).toString());
             }
         }
 
@@ -272,41 +637,78 @@ final class Drill implements Callable<Integer> {
             });
         }
 
-        /** From the fault: readiness 200 again, then both api groups' lag under the bound (polled, with a deadline). */
-        private Recovery watchRecovery(HttpClient http, Admin admin, List<String> groups, long faultAt, String faultAnswer,
-                                       Map<String, DrillChecks.Answer> answers, PrintStream log) throws InterruptedException {
+        // ------------------------------------------------------------------ recovery
+
+        /**
+         * From the fault, polled every 100 ms until the deadline: the component serving again, then the watched groups'
+         * lag under the bound. Runs beside the load, so a recovery inside the load is timed when it happens.
+         */
+        private Recovery watchRecovery(HttpClient http, Admin admin, List<String> groups, FaultRun fault, ChildStatus before,
+                                       Map<String, DrillChecks.Answer> answers, PrintStream log) {
+            long faultAt = fault.faultAt;
             long deadline = faultAt + recoveryTimeout * 1000L;
-            Long ready = null, lagNormal = null;
-            while (System.currentTimeMillis() < deadline && (ready == null || lagNormal == null)) {
-                if (ready == null && status(http, api.resolve("/q/health/ready")) == 200) {
-                    ready = System.currentTimeMillis() - faultAt;
-                    log.println("  api ready again " + ready + " ms after the fault");
+            Long back = null, lagNormal = null;
+            try {
+                fault.down.await(recoveryTimeout, TimeUnit.SECONDS);
+                while (System.currentTimeMillis() < deadline && (back == null || lagNormal == null) && fault.error == null) {
+                    if (back == null && serving(http, fault, before)) {
+                        back = System.currentTimeMillis() - faultAt;
+                        log.println("  " + scenario.component + " serving again " + back + " ms after the fault");
+                    }
+                    if (back != null && lagNormal == null && groups.stream().allMatch(g -> lag(admin, g) <= lagBound)) {
+                        lagNormal = System.currentTimeMillis() - faultAt;
+                        log.println("  lag of " + groups + " back under " + lagBound + " " + lagNormal + " ms after the fault");
+                    }
+                    TimeUnit.MILLISECONDS.sleep(100); // polling interval of a bounded watch
                 }
-                if (ready != null && lagNormal == null && groups.stream().allMatch(g -> lag(admin, g) <= lagBound)) {
-                    lagNormal = System.currentTimeMillis() - faultAt;
-                    log.println("  api lag back under " + lagBound + " " + lagNormal + " ms after the fault");
-                }
-                TimeUnit.MILLISECONDS.sleep(100); // polling interval of a bounded watch
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-            Long firstDecided = answers.values().stream().filter(a -> a.sentAtMillis() >= faultAt && a.decided())
+            // Sent once the component was down: a stop takes seconds, and the api answers until it has stopped.
+            long downAt = fault.downAt > 0 ? fault.downAt : faultAt;
+            Long firstDecided = answers.values().stream().filter(a -> a.sentAtMillis() >= downAt && a.decided())
                     .map(a -> a.answeredAtMillis() - faultAt).min(Long::compare).orElse(null);
-            return new Recovery(faultAt, faultAnswer, ready, firstDecided, lagNormal, lagBound);
+            return new Recovery(faultAt, fault.answers(), back, firstDecided, lagNormal, lagBound, groups);
         }
 
+        private boolean serving(HttpClient http, FaultRun fault, ChildStatus before) {
+            return switch (scenario) {
+                case KILL_API, WIPE_API_STATE -> status(http, api.resolve("/q/health/ready")) == 200;
+                case RESTART_BROKER -> fault.backAt != null;
+                case KILL_CONNECT, KILL_CEP -> component(scenario.component)
+                        .filter(c -> c.state() == ChildState.RUNNING && c.pid() != before.pid()).isPresent();
+            };
+        }
+
+        private Optional<ChildStatus> component(String name) {
+            return StatusFile.read(stack.data().resolve(StatusFile.NAME))
+                    .flatMap(s -> s.components().stream().filter(c -> c.name().equals(name)).findFirst());
+        }
+
+        /** Records behind, summed over the group's partitions; {@code Long.MAX_VALUE} while the broker cannot say. */
         private static long lag(Admin admin, String group) {
-            Map<TopicPartition, Long> committed = Groups.committed(admin, group);
-            Set<String> topics = new HashSet<>();
-            committed.keySet().forEach(tp -> topics.add(tp.topic()));
-            Map<TopicPartition, Long> ends = Groups.ends(admin, topics);
-            long lag = 0;
-            for (var e : committed.entrySet()) {
-                lag += Math.max(0, ends.getOrDefault(e.getKey(), e.getValue()) - e.getValue());
+            try {
+                Map<TopicPartition, Long> committed = Groups.committed(admin, group);
+                Set<String> topics = new HashSet<>();
+                committed.keySet().forEach(tp -> topics.add(tp.topic()));
+                Map<TopicPartition, Long> ends = Groups.ends(admin, topics);
+                long lag = 0;
+                for (var e : committed.entrySet()) {
+                    lag += Math.max(0, ends.getOrDefault(e.getKey(), e.getValue()) - e.getValue());
+                }
+                return lag;
+            } catch (RuntimeException brokerAway) {
+                return Long.MAX_VALUE;
             }
-            return lag;
         }
 
-        /** The load has ended: wait until both groups have consumed (almost) everything, so the checks see the end state. */
-        private void awaitQuiet(Admin admin, List<String> groups, Duration timeout) throws InterruptedException {
+        private static boolean hasMembers(Admin admin, String group) throws Exception {
+            Map<String, ConsumerGroupDescription> d = admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
+            return d.containsKey(group) && !d.get(group).members().isEmpty();
+        }
+
+        /** The load has ended: wait until the watched groups have consumed (almost) everything, so the checks see the end state. */
+        private static void awaitQuiet(Admin admin, List<String> groups, Duration timeout) throws InterruptedException {
             long until = System.currentTimeMillis() + timeout.toMillis();
             while (System.currentTimeMillis() < until) {
                 // A transaction marker after the last committed record can leave one offset per partition.
@@ -315,8 +717,10 @@ final class Drill implements Callable<Integer> {
                 }
                 TimeUnit.MILLISECONDS.sleep(250);
             }
-            throw new Endpoints.EnvironmentException("the api did not catch up within " + timeout.toSeconds() + " s after the load");
+            throw new Endpoints.EnvironmentException(groups + " did not catch up within " + timeout.toSeconds() + " s after the load");
         }
+
+        // ------------------------------------------------------------------ checks
 
         private static Map<String, List<String>> decisions(TopicReader reader, TopicSerdes serdes, Set<String> ids) {
             Deserializer<TransactionDecision> decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
@@ -335,6 +739,141 @@ final class Drill implements Callable<Integer> {
             return byId;
         }
 
+        private static DrillChecks.Delivery asyncCheck(TopicReader reader, TopicSerdes serdes, List<GeneratedEvent> sent, Map<String, Integer> statuses) {
+            Set<String> ids = new HashSet<>();
+            sent.forEach(e -> ids.add(e.eventId()));
+            List<String> onLog = new ArrayList<>();
+            Deserializer<VehicleTelemetry> telemetry = serdes.valueSerde(Topics.VEHICLE_TELEMETRY).deserializer();
+            reader.readAll(Topics.VEHICLE_TELEMETRY.name(), r -> eventId(() -> telemetry.deserialize(r.topic(), r.value()).getEnvelope().getEventId(), ids, onLog));
+            Deserializer<ParcelScanned> scans = serdes.valueSerde(Topics.PARCEL_SCANS).deserializer();
+            reader.readAll(Topics.PARCEL_SCANS.name(), r -> eventId(() -> scans.deserialize(r.topic(), r.value()).getEnvelope().getEventId(), ids, onLog));
+            return DrillChecks.delivery(statuses, onLog);
+        }
+
+        private static void eventId(java.util.function.Supplier<String> id, Set<String> wanted, List<String> out) {
+            try {
+                String eventId = id.get();
+                if (wanted.contains(eventId)) {
+                    out.add(eventId);
+                }
+            } catch (RuntimeException unreadable) {
+                // not an event this check sent; ingest's own consumers dead-letter what they cannot read
+            }
+        }
+
+        private static List<String> alertIds(TopicReader reader, TopicSerdes serdes) {
+            List<String> alertIds = new ArrayList<>();
+            for (Topic<String, Alert> topic : List.of(Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS, Topics.MAINTENANCE_ALERTS)) {
+                Deserializer<Alert> decoder = serdes.valueSerde(topic).deserializer();
+                reader.readAll(topic.name(), r -> {
+                    try {
+                        alertIds.add(decoder.deserialize(r.topic(), r.value()).getAlertId());
+                    } catch (RuntimeException unreadable) {
+                        // not an alert this check can judge; the topic's own consumers dead-letter it
+                    }
+                });
+            }
+            return alertIds;
+        }
+
+        /** The job's log after the kill names the checkpoint it resumed from; it must be the newest retained at the kill. */
+        private CepCheck cepCheck(String newestAtKill, long logOffset) throws IOException {
+            Path logFile = stack.data().resolve("logs").resolve(CEP_LOG);
+            String resumed = null;
+            if (Files.isRegularFile(logFile)) {
+                byte[] all = Files.readAllBytes(logFile);
+                // Restarts append to the log; a shorter file was started afresh, so read it whole.
+                int from = logOffset <= all.length ? (int) logOffset : 0;
+                for (String line : new String(all, from, all.length - from, StandardCharsets.UTF_8).split("\n")) {
+                    Matcher m = RESUMED.matcher(line);
+                    if (m.find()) {
+                        resumed = m.group(1);
+                    }
+                }
+            }
+            return new CepCheck(newestAtKill, resumed, newestAtKill != null && newestAtKill.equals(resumed));
+        }
+
+        private static long size(Path file) {
+            try {
+                return Files.isRegularFile(file) ? Files.size(file) : 0;
+            } catch (IOException e) {
+                return 0;
+            }
+        }
+
+        /**
+         * The restore after the wipe: the changelog records of both api applications over the start until ready (an upper
+         * bound of the restore), against ConsumerPerformance reading the same topics now.
+         */
+        private RestoreCheck restoreCheck(Admin admin, TopicReader reader, List<String> apiGroups, FaultRun fault, String bootstrap,
+                                          PrintStream log) {
+            List<String> changelogs = new ArrayList<>();
+            for (String app : apiGroups) {
+                Groups.topicsWithPrefix(admin, app + "-").stream().filter(t -> t.endsWith("-changelog")).sorted().forEach(changelogs::add);
+            }
+            Map<String, Long> records = new LinkedHashMap<>();
+            for (String t : changelogs) {
+                long[] n = {0};
+                reader.readAll(t, r -> n[0]++);
+                records.put(t, n[0]);
+            }
+            long total = records.values().stream().mapToLong(Long::longValue).sum();
+            Long restoreMs = fault.startReadyMs;
+            double perfRecords = 0, perfMs = 0;
+            String note = null;
+            KafkaTool tool = new KafkaTool(kafkaTools.toAbsolutePath());
+            try {
+                for (var e : records.entrySet()) {
+                    if (e.getValue() == 0) {
+                        continue;
+                    }
+                    KafkaTool.ConsumerPerf p = tool.consumerPerformance(bootstrap, e.getKey(), e.getValue(), Duration.ofMinutes(3));
+                    perfRecords += p.records();
+                    perfMs += p.fetchMs();
+                }
+            } catch (IOException | InterruptedException e) {
+                note = "ConsumerPerformance failed: " + e.getMessage().lines().findFirst().orElse("");
+                log.println("  " + note);
+            }
+            double perfRate = perfMs > 0 ? perfRecords * 1000.0 / perfMs : 0;
+            Double restoreRate = restoreMs != null && restoreMs > 0 ? total * 1000.0 / restoreMs : null;
+            Double ratio = restoreRate != null && perfRate > 0 ? restoreRate / perfRate : null;
+            return new RestoreCheck(changelogs, total, restoreMs == null ? -1 : restoreMs, restoreRate, perfRate, ratio, note);
+        }
+
+        /** Iceberg equals Kafka for every landed table, polled until nothing is missing (the sink commits each second). */
+        private LakeCheck lakeCheck(boolean lakeRuns, String bootstrap, PrintStream log) throws InterruptedException {
+            if (!lakeRuns) {
+                return new LakeCheck(false, null, 0, 0, 0, List.of(), "the lake does not run");
+            }
+            Path catalog = stack.data().resolve("platform/lake-tables/lake-catalog.properties");
+            if (!Files.isRegularFile(catalog)) {
+                return new LakeCheck(true, false, 0, 0, 0, List.of(), "the lake runs but " + catalog + " is missing");
+            }
+            log.println("  auditing the lake: Iceberg scans against read_committed reads of each landed topic ...");
+            long until = System.currentTimeMillis() + recoveryTimeout * 1000L;
+            LakeAuditProcess.Result r;
+            while (true) {
+                try {
+                    r = LakeAuditProcess.audit(catalog, bootstrap, LakeConnector.DEAD_LETTER_TOPIC,
+                            stack.data().resolve("replay/drill-lake-audit"), Duration.ofSeconds(180));
+                } catch (IllegalStateException | UncheckedIOException e) {
+                    return new LakeCheck(true, false, 0, 0, 0, List.of(), e.getMessage().lines().findFirst().orElse(""));
+                }
+                long extra = r.topics().stream().mapToLong(LakeAudit.TopicAudit::extra).sum();
+                long twice = r.topics().stream().mapToLong(LakeAudit.TopicAudit::duplicateRows).sum();
+                // Missing rows may still be on their way; extra or doubled rows never go away.
+                if (r.equal() || extra > 0 || twice > 0 || System.currentTimeMillis() > until) {
+                    break;
+                }
+                TimeUnit.SECONDS.sleep(2); // the sink commits every second: poll the next commit, bounded by the deadline
+            }
+            return new LakeCheck(true, r.equal(), r.topics().stream().mapToLong(LakeAudit.TopicAudit::missing).sum(),
+                    r.topics().stream().mapToLong(LakeAudit.TopicAudit::extra).sum(),
+                    r.topics().stream().mapToLong(LakeAudit.TopicAudit::duplicateRows).sum(), r.topics(), null);
+        }
+
         /** Reuses {@code replay rebuild all} into a shadow, then discards the shadow. */
         private RebuildCheck rebuild(PrintStream log) throws Exception {
             String shadowId = "drill-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
@@ -350,7 +889,7 @@ final class Drill implements Callable<Integer> {
             List<String> args = new ArrayList<>(List.of("rebuild", "all", "--id", shadowId, "--json"));
             args.addAll(common);
             int code = ReplayCli.run(args.toArray(String[]::new), new PrintStream(captured, true, StandardCharsets.UTF_8), log);
-            String result = null;
+            String result;
             Long divergences = null;
             try {
                 JsonNode summary = JSON.readTree(captured.toString(StandardCharsets.UTF_8));
@@ -371,7 +910,7 @@ final class Drill implements Callable<Integer> {
             try {
                 return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return 0;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -379,22 +918,57 @@ final class Drill implements Callable<Integer> {
             }
         }
 
+        private static String loadAverage() {
+            try {
+                return Files.readString(Path.of("/proc/loadavg")).strip();
+            } catch (IOException | UncheckedIOException e) {
+                return "unknown";
+            }
+        }
+
         private static void print(DrillReport r, PrintStream out) {
             Load l = r.load();
             Recovery v = r.recovery();
             DrillChecks.Result d = r.decisions();
-            out.printf(Locale.ROOT, "Load: %,d authorizes at %d/s over %.1f s (seed %d)%n", l.sent(), l.ratePerSecond(), l.elapsedMs() / 1000.0, l.seed());
-            out.printf(Locale.ROOT, "Recovery from the SIGKILL: ready again after %s, first decided authorize after %s, lag under %d after %s%n",
-                    ms(v.readyAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagBound(), ms(v.lagNormalAfterMs()));
+            DrillChecks.Delivery a = r.async();
+            out.printf(Locale.ROOT, "Drill %s. Load: %,d authorizes at %d/s and %,d telemetry/scan events at %d/s over %.1f s (seed %d); load average %s%n",
+                    r.scenario(), l.authorizesSent(), l.ratePerSecond(), l.asyncSent(), l.asyncRatePerSecond(), l.elapsedMs() / 1000.0,
+                    l.seed(), r.loadAverage());
+            out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided answer to an authorize sent once it was down after %s, lag of %s under %d after %s%n",
+                    ms(v.componentBackAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagGroups(), v.lagBound(), ms(v.lagNormalAfterMs()));
             out.printf(Locale.ROOT, "Answers: %,d answered (%,d decided, %,d fallbacks), %d request errors%n",
                     d.answered(), d.decided(), d.fallbacks(), d.requestErrors());
             out.printf(Locale.ROOT, "Decisions on the log: %d lost, %d conflicting, %d identical duplicates; %d answers unlike the log%n",
                     d.lost(), d.conflicting(), d.identicalDuplicates(), d.answerMismatches());
             d.examples().forEach((check, ids) -> out.println("  " + check + ": " + ids));
+            out.printf(Locale.ROOT, "Telemetry and scans: %,d sent, %,d accepted, %d refused, %d failed (no answer or 5xx, the client was told); "
+                    + "%d accepted but lost, %d on their topic twice%s%n", a.sent(), a.accepted(), a.refused(), a.failed(), a.lost(), a.duplicated(),
+                    a.examples().isEmpty() ? "" : " " + a.examples());
             out.printf(Locale.ROOT, "Alerts: %,d read, %d ids written more than once%s%n", r.alertsRead(), r.repeatedAlertIds().size(),
                     r.repeatedAlertIds().isEmpty() ? "" : " " + r.repeatedAlertIds());
             out.printf(Locale.ROOT, "Rebuild: %s (%s divergences, exit %d), shadow %s; %s%n", r.rebuild().result(),
                     r.rebuild().divergences(), r.rebuild().exitCode(), r.rebuild().shadowId(), r.rebuild().discard());
+            LakeCheck k = r.lake();
+            if (!k.ran()) {
+                out.println("Lake: not checked (" + k.note() + ")");
+            } else {
+                out.printf(Locale.ROOT, "Lake: Iceberg %s Kafka over %d tables (%d missing, %d extra, %d rows twice)%s%n",
+                        Boolean.TRUE.equals(k.equal()) ? "equals" : "does NOT equal", k.tables().size(), k.missing(), k.extra(),
+                        k.duplicateRows(), k.note() == null ? "" : "; " + k.note());
+                k.tables().stream().filter(t -> !t.equal()).forEach(t -> out.println("  " + t));
+            }
+            if (r.cep() != null) {
+                out.printf("CEP: newest retained checkpoint at the kill %s; resumed from %s%n", r.cep().newestCheckpointAtKill(), r.cep().resumedFrom());
+            }
+            RestoreCheck s = r.restore();
+            if (s != null) {
+                out.printf(Locale.ROOT, "Restore: %,d changelog records in %d topics, restored within the api's start until ready of %d ms "
+                                + "(at least %s records/s); ConsumerPerformance on the same topics %.0f records/s (fetch time); ratio at least %s%s%n",
+                        s.changelogRecords(), s.changelogs().size(), s.startReadyMs(),
+                        s.restoreRecordsPerSecAtLeast() == null ? "-" : String.format(Locale.ROOT, "%.0f", s.restoreRecordsPerSecAtLeast()),
+                        s.consumerPerfFetchRecordsPerSec(),
+                        s.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", s.ratio()), s.note() == null ? "" : "; " + s.note());
+            }
             r.failures().forEach(f -> out.println("FAILED: " + f));
             out.println("Result: " + r.result());
         }

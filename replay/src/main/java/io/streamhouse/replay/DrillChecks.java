@@ -72,6 +72,54 @@ final class DrillChecks {
         return new Result(answers.size(), answered, decided, fallbacks, errors, lost, conflicting, duplicates, mismatches, examples);
     }
 
+    /**
+     * The asynchronous traffic (telemetry, parcel scans): ingest answers 202 once the event is on its topic, so every
+     * accepted event must be there, once. A refusal (4xx) means the drill sent what ingest cannot take and fails it;
+     * no answer or a 5xx told the client, which may send again, so it is counted but owes nothing.
+     */
+    record Delivery(long sent, long accepted, long refused, long failed, long lost, long duplicated, List<String> examples) {
+        boolean passed() {
+            return lost == 0 && duplicated == 0 && refused == 0;
+        }
+    }
+
+    /**
+     * @param statusById the HTTP status each sent event got (0: no answer), by event id
+     * @param onLog      the sent events' ids as found on their topics, one entry per record
+     */
+    static Delivery delivery(Map<String, Integer> statusById, Collection<String> onLog) {
+        Map<String, Integer> counts = new HashMap<>();
+        onLog.forEach(id -> counts.merge(id, 1, Integer::sum));
+        long accepted = 0, refused = 0, failed = 0, lost = 0, duplicated = 0;
+        List<String> examples = new ArrayList<>();
+        for (var e : new java.util.TreeMap<>(statusById).entrySet()) {
+            int status = e.getValue();
+            if (status >= 200 && status < 300) {
+                accepted++;
+                int n = counts.getOrDefault(e.getKey(), 0);
+                if (n == 0) {
+                    lost++;
+                    if (examples.size() < EXAMPLES) {
+                        examples.add("lost " + e.getKey());
+                    }
+                } else if (n > 1) {
+                    duplicated++;
+                    if (examples.size() < EXAMPLES) {
+                        examples.add(n + " times " + e.getKey());
+                    }
+                }
+            } else if (status >= 400 && status < 500) {
+                refused++;
+                if (examples.size() < EXAMPLES) {
+                    examples.add("refused " + e.getKey() + " (HTTP " + status + ")");
+                }
+            } else {
+                failed++;
+            }
+        }
+        return new Delivery(statusById.size(), accepted, refused, failed, lost, duplicated, examples);
+    }
+
     /** The ids that occur more than once. */
     static List<String> repeated(Iterable<String> ids) {
         Map<String, Integer> counts = new HashMap<>();

@@ -80,4 +80,26 @@ class DrillChecksTest {
                 .hasMessageContaining("--ingest-url is '10.0.0.5'");
         assertThat(Drill.bootstrapHosts("127.0.0.1:9092,PLAINTEXT://localhost:9093")).containsExactly("127.0.0.1", "localhost");
     }
+
+    @Test
+    void everyAcceptedAsynchronousEventIsOnItsTopicOnce() {
+        var ok = DrillChecks.delivery(Map.of("e1", 202, "e2", 202, "e3", 503, "e4", 0), List.of("e1", "e2"));
+        assertThat(ok.passed()).isTrue();
+        assertThat(ok).extracting(DrillChecks.Delivery::accepted, DrillChecks.Delivery::failed).containsExactly(2L, 2L);
+
+        var bad = DrillChecks.delivery(Map.of("e1", 202, "e2", 202, "e3", 400), List.of("e2", "e2"));
+        assertThat(bad.passed()).isFalse();
+        assertThat(bad).extracting(DrillChecks.Delivery::lost, DrillChecks.Delivery::duplicated, DrillChecks.Delivery::refused)
+                .containsExactly(1L, 1L, 1L);
+        assertThat(bad.examples()).containsExactly("lost e1", "2 times e2", "refused e3 (HTTP 400)");
+    }
+
+    @Test
+    void theAsynchronousLoadIsTelemetryAndParcelScansOnly() {
+        var events = Drill.Run.asyncEvents(7, 200);
+        assertThat(events).hasSize(200);
+        assertThat(events).extracting(e -> e.kind().name()).containsOnly("VEHICLE_TELEMETRY", "PARCEL_SCAN")
+                .contains("VEHICLE_TELEMETRY", "PARCEL_SCAN");
+        assertThat(Drill.Run.asyncEvents(7, 0)).isEmpty();
+    }
 }

@@ -18,16 +18,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Runs the CEP job on Kafka. Two ways:
@@ -140,26 +134,7 @@ public final class CepMain {
 
     /** The newest {@code chk-N} holding a {@code _metadata} file under the checkpoint directory, if any. */
     static Optional<String> latestRetainedCheckpoint(String dir) {
-        Path root = dir.contains("://") ? Paths.get(URI.create(dir)) : Paths.get(dir);
-        if (!Files.isDirectory(root)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> files = Files.walk(root, 3)) {
-            return files.filter(p -> p.getFileName().toString().equals("_metadata"))
-                    .filter(p -> p.getParent().getFileName().toString().startsWith("chk-"))
-                    .max(Comparator.comparingLong(CepMain::modified))
-                    .map(p -> p.getParent().toAbsolutePath().toString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static long modified(Path p) {
-        try {
-            return Files.getLastModifiedTime(p).toMillis();
-        } catch (IOException e) {
-            return 0;
-        }
+        return RetainedCheckpoints.newest(dir);
     }
 
     /** Cancels the job (its last checkpoint is retained) and halts when stdin reaches end-of-file. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * the one Maven wrote next to load-tests' classes ({@code kafka-tools.classpath} + {@code classpath.txt}). The child
  * is bounded by a timeout and destroyed if it outlives it or this JVM.
  */
-final class KafkaTool {
+public final class KafkaTool {
     private static final Pattern E2E = Pattern.compile(
             "Percentiles: 50th = (\\d+), 99th = (\\d+), 99\\.9th = (\\d+)");
     private static final Pattern PERF = Pattern.compile(
@@ -34,17 +34,17 @@ final class KafkaTool {
     record ProducerPerf(long records, double recordsPerSec, double mbPerSec, double avgMs, long p50, long p99, long p999) {
     }
 
-    /** ConsumerPerformance's result line: what one consumer read from the start of one topic, and how fast. */
-    record ConsumerPerf(long messages, double megabytes, long elapsedMs, long rebalanceMs, long fetchMs) {
-        /** Messages per second over the whole run, the group's join included (as a rebuild includes its start). */
-        double messagesPerSec() {
-            return elapsedMs == 0 ? 0 : messages * 1000.0 / elapsedMs;
-        }
-    }
-
     private final Path classesDir;
 
-    KafkaTool(Path loadTestsTarget) {
+    /**
+     * ConsumerPerformance's summary: {@code recordsPerSec} over its whole run (group join included),
+     * {@code fetchRecordsPerSec} over the fetching only (the figure a restore compares with).
+     */
+    public record ConsumerPerf(long records, double mb, double recordsPerSec, long rebalanceMs, long fetchMs,
+                               double fetchRecordsPerSec) {
+    }
+
+    public KafkaTool(Path loadTestsTarget) {
         this.classesDir = loadTestsTarget;
     }
 
@@ -78,29 +78,22 @@ final class KafkaTool {
         throw new IOException("ProducerPerformance printed no summary:\n" + String.join("\n", out));
     }
 
-    /**
-     * Kafka's {@code ConsumerPerformance}: one consumer of a fresh group reads {@code messages} records of
-     * {@code topic} from its earliest offset (it stops after that many, or after {@code --timeout} with no new record).
-     */
-    ConsumerPerf consumerPerformance(String bootstrap, String topic, long messages, Duration timeout)
+    /** Reads {@code records} records of {@code topic} from its beginning, in a fresh group. */
+    public ConsumerPerf consumerPerformance(String bootstrap, String topic, long records, Duration timeout)
             throws IOException, InterruptedException {
         List<String> out = run("org.apache.kafka.tools.ConsumerPerformance",
-                List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages", Long.toString(messages),
-                        "--group", "consumer-perf-" + java.util.UUID.randomUUID(), "--timeout", "30000",
-                        "--reporting-interval", "3600000"), timeout);
+                List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages", Long.toString(records),
+                        "--timeout", "10000", "--group", "streamhouse-consumer-perf-" + System.nanoTime()), timeout);
         // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
         // fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
         for (String line : out) {
             String[] f = line.split(",\\s*");
-            if (f.length == 10 && f[4].trim().matches("\\d+")) {
-                java.time.format.DateTimeFormatter at = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss:SSS");
-                long elapsed = Duration.between(java.time.LocalDateTime.parse(f[0].trim(), at),
-                        java.time.LocalDateTime.parse(f[1].trim(), at)).toMillis();
-                return new ConsumerPerf(Long.parseLong(f[4].trim()), Double.parseDouble(f[2].trim()), elapsed,
-                        Long.parseLong(f[6].trim()), Long.parseLong(f[7].trim()));
+            if (f.length == 10 && f[4].matches("\\d+")) {
+                return new ConsumerPerf(Long.parseLong(f[4]), Double.parseDouble(f[2]), Double.parseDouble(f[5]),
+                        Long.parseLong(f[6]), Long.parseLong(f[7]), Double.parseDouble(f[9]));
             }
         }
-        throw new IOException("ConsumerPerformance printed no result:\n" + String.join("\n", out));
+        throw new IOException("ConsumerPerformance printed no summary:\n" + String.join("\n", out));
     }
 
     private List<String> run(String mainClass, List<String> args, Duration timeout) throws IOException, InterruptedException {

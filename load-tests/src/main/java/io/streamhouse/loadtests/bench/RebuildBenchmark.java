@@ -90,10 +90,11 @@ public final class RebuildBenchmark implements Callable<Integer> {
                 continue;
             }
             KafkaTool.ConsumerPerf cp = tool.consumerPerformance(bootstrap, topic.getKey(), topic.getValue(), Duration.ofMinutes(10));
+            long elapsedMs = Math.round(cp.records() * 1000.0 / cp.recordsPerSec());
             System.out.printf(Locale.ROOT, "  ConsumerPerformance %-36s %,10d records in %,7d ms (%,.0f/s; group join %,d ms)%n",
-                    topic.getKey(), cp.messages(), cp.elapsedMs(), cp.messagesPerSec(), cp.rebalanceMs());
-            cpMessages += cp.messages();
-            cpMillis += cp.elapsedMs();
+                    topic.getKey(), cp.records(), elapsedMs, cp.recordsPerSec(), cp.rebalanceMs());
+            cpMessages += cp.records();
+            cpMillis += elapsedMs;
         }
         if (!keep) {
             replayPlain(List.of("discard", id));

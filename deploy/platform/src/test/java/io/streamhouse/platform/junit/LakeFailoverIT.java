@@ -9,30 +9,21 @@ import io.streamhouse.domain.testdata.Times;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.lake.LakeAudit;
+import io.streamhouse.lake.LakeAudit.Coordinate;
 import io.streamhouse.lake.LakeNames;
 import io.streamhouse.platform.EmbeddedPlatform;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.jdbc.JdbcCatalog;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,9 +44,6 @@ import static org.awaitility.Awaitility.await;
 class LakeFailoverIT {
 
     private static final String TOPIC = Topics.TRANSACTION_REQUESTS.name();
-
-    record Coordinate(int partition, long offset) {
-    }
 
     @Test
     void killedWorkersNeitherLoseNorDoubleARow(EmbeddedPlatform platform) throws Exception {
@@ -95,16 +83,10 @@ class LakeFailoverIT {
                 new org.apache.hadoop.conf.Configuration())) {
             TableIdentifier table = TableIdentifier.of(LakeNames.NAMESPACE, LakeNames.tableName(TOPIC));
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-                List<Coordinate> landed = new ArrayList<>();
-                try (CloseableIterable<Record> rows = IcebergGenerics.read(catalog.loadTable(table))
-                        .select(LakeNames.PARTITION_COLUMN, LakeNames.OFFSET_COLUMN).build()) {
-                    for (Record r : rows) {
-                        landed.add(new Coordinate((Integer) r.getField(LakeNames.PARTITION_COLUMN),
-                                (Long) r.getField(LakeNames.OFFSET_COLUMN)));
-                    }
-                }
-                assertThat(landed).as("no duplicate rows").doesNotHaveDuplicates();
-                assertThat(new HashSet<>(landed)).isEqualTo(readCommitted(platform));
+                List<Coordinate> landed = LakeAudit.landed(catalog, TOPIC);
+                LakeAudit.TopicAudit audit = LakeAudit.compare(TOPIC, landed,
+                        LakeAudit.readCommitted(platform.bootstrapServers(), TOPIC, Duration.ofSeconds(30)), Set.of());
+                assertThat(audit.equal()).as("Iceberg equals Kafka, no duplicate rows: %s", audit).isTrue();
             });
         }
         assertThat(sent.get()).isEqualTo(3_700);
@@ -130,30 +112,5 @@ class LakeFailoverIT {
                     });
         }
         producer.flush();
-    }
-
-    private static Set<Coordinate> readCommitted(EmbeddedPlatform platform) {
-        Set<Coordinate> out = new HashSet<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(TOPIC).stream()
-                    .map(p -> new TopicPartition(TOPIC, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + TOPIC + " to its end within 30 s");
-                }
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (r.value() != null) {
-                        out.add(new Coordinate(r.partition(), r.offset()));
-                    }
-                }
-            }
-        }
-        return out;
     }
 }

@@ -10,6 +10,8 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.WireFormat;
+import io.streamhouse.lake.LakeAudit;
+import io.streamhouse.lake.LakeAudit.Coordinate;
 import io.streamhouse.lake.LakeNames;
 import io.streamhouse.platform.EmbeddedPlatform;
 import org.apache.avro.Schema;
@@ -32,18 +34,12 @@ import org.apache.iceberg.types.Types;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +54,6 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,10 +71,6 @@ import static org.awaitility.Awaitility.await;
 class LakeOnThePlatformIT {
 
     private static final Duration LANDING = Duration.ofSeconds(90);
-
-    /** A row's identity in its topic. */
-    record Coordinate(int partition, long offset) {
-    }
 
     @Test
     void everyTopicLandsExactlyOnceAbortedTransactionsAndBadRecordsDoNot(EmbeddedPlatform platform) throws Exception {
@@ -114,13 +105,12 @@ class LakeOnThePlatformIT {
 
         try (JdbcCatalog catalog = catalog(platform)) {
             await().atMost(LANDING).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-                Map<String, Set<Coordinate>> deadLettered = deadLettered(platform, null);
+                Map<String, Set<Coordinate>> deadLettered = deadLettered(platform);
                 for (Topic<String, ?> topic : LakeNames.landed()) {
-                    Set<Coordinate> expected = readCommitted(platform, topic.name());
-                    expected.removeAll(deadLettered.getOrDefault(topic.name(), Set.of()));
                     List<Coordinate> landed = landed(catalog, topic.name());
-                    assertThat(new HashSet<>(landed)).as(topic.name()).isEqualTo(expected);
-                    assertThat(landed).as(topic.name() + ": no duplicate rows").doesNotHaveDuplicates();
+                    LakeAudit.TopicAudit audit = LakeAudit.compare(topic.name(), landed, readCommitted(platform, topic.name()),
+                            deadLettered.getOrDefault(topic.name(), Set.of()));
+                    assertThat(audit.equal()).as("Iceberg equals Kafka, no duplicate rows: %s", audit).isTrue();
                 }
             });
             for (Topic<String, ?> topic : LakeNames.landed()) {
@@ -320,81 +310,33 @@ class LakeOnThePlatformIT {
     }
 
     /** Every row's (partition, offset) in the table's current snapshot, through an Iceberg scan. */
-    private static List<Coordinate> landed(Catalog catalog, String topic) throws Exception {
-        Table t = catalog.loadTable(table(topic));
-        List<Coordinate> out = new ArrayList<>();
-        try (CloseableIterable<Record> rows = IcebergGenerics.read(t).select(LakeNames.PARTITION_COLUMN, LakeNames.OFFSET_COLUMN).build()) {
-            for (Record r : rows) {
-                out.add(new Coordinate((Integer) r.getField(LakeNames.PARTITION_COLUMN), (Long) r.getField(LakeNames.OFFSET_COLUMN)));
-            }
-        }
-        return out;
+    private static List<Coordinate> landed(Catalog catalog, String topic) {
+        return LakeAudit.landed(catalog, topic);
     }
 
     /** What a read_committed consumer reads of {@code topic}, up to its end now (non-null values only). */
     private static Set<Coordinate> readCommitted(EmbeddedPlatform platform, String topic) {
-        Set<Coordinate> out = new HashSet<>();
-        for (ConsumerRecord<String, byte[]> r : readAll(platform, topic)) {
-            if (r.value() != null) {
-                out.add(new Coordinate(r.partition(), r.offset()));
-            }
-        }
-        return out;
+        return LakeAudit.readCommitted(platform.bootstrapServers(), topic, Duration.ofSeconds(30));
     }
 
-    private static List<ConsumerRecord<String, byte[]>> readAll(EmbeddedPlatform platform, String topic) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + topic + " to its end " + end + " within 30 s");
-                }
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            return out;
-        }
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedPlatform platform, String topic) {
+        return LakeAudit.readAll(platform.bootstrapServers(), topic, Duration.ofSeconds(30));
     }
 
     /** Source coordinates of every dead-lettered record, by source topic. */
-    private static Map<String, Set<Coordinate>> deadLettered(EmbeddedPlatform platform, String onlyTopic) {
-        Map<String, Set<Coordinate>> out = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : readAll(platform, LakeConnector.DEAD_LETTER_TOPIC)) {
-            Map<String, String> h = headers(r);
-            String topic = h.get("__connect.errors.topic");
-            if (topic != null && (onlyTopic == null || onlyTopic.equals(topic))) {
-                out.computeIfAbsent(topic, t -> new HashSet<>()).add(new Coordinate(
-                        Integer.parseInt(h.get("__connect.errors.partition")), Long.parseLong(h.get("__connect.errors.offset"))));
-            }
-        }
-        return out;
+    private static Map<String, Set<Coordinate>> deadLettered(EmbeddedPlatform platform) {
+        return LakeAudit.deadLettered(platform.bootstrapServers(), LakeConnector.DEAD_LETTER_TOPIC, Duration.ofSeconds(30));
     }
 
     /** The Connect error headers of the dead-lettered record that was at {@code topic}/{@code partition}/{@code offset}. */
     private static Map<String, String> deadLetterHeaders(EmbeddedPlatform platform, String topic, int partition, long offset) {
-        for (ConsumerRecord<String, byte[]> r : readAll(platform, LakeConnector.DEAD_LETTER_TOPIC)) {
-            Map<String, String> h = headers(r);
+        for (ConsumerRecord<byte[], byte[]> r : readAll(platform, LakeConnector.DEAD_LETTER_TOPIC)) {
+            Map<String, String> h = LakeAudit.headers(r);
             if (topic.equals(h.get("__connect.errors.topic")) && Integer.toString(partition).equals(h.get("__connect.errors.partition"))
                     && Long.toString(offset).equals(h.get("__connect.errors.offset"))) {
                 return h;
             }
         }
         throw new AssertionError("no dead-lettered record from " + topic + "/" + partition + "@" + offset);
-    }
-
-    private static Map<String, String> headers(ConsumerRecord<String, byte[]> r) {
-        Map<String, String> h = new HashMap<>();
-        for (Header header : r.headers()) {
-            h.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
-        }
-        return h;
     }
 }
