@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Reads topics from their beginning to an end (by default the last stable offsets when the read starts), read_committed,
+ * Reads topics from their beginning to an end (by default the log ends when the read starts, once every transaction open
+ * then is decided), read_committed,
  * with no consumer group: nothing is committed, so reading live topics never disturbs live readers.
  */
 final class TopicReader {
@@ -29,12 +30,18 @@ final class TopicReader {
         this.timeout = timeout;
     }
 
+    /** The log ends now, once no transaction open now is still undecided ({@link Groups#settledEnds}). */
     Map<TopicPartition, Long> ends(String topic) {
-        return Groups.ends(admin, List.of(topic));
+        try {
+            return Groups.settledEnds(Groups.Log.of(admin), List.of(topic), timeout, Duration.ofMillis(100));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
-        read(Groups.ends(admin, List.of(topic)), handler);
+        read(ends(topic), handler);
     }
 
     /** Every committed record of the partitions of {@code ends} before their end offset. */
