@@ -7,6 +7,8 @@ import io.streamhouse.domain.event.Severity;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -75,7 +77,8 @@ public final class Alerts {
                     + x.get("fromCountry") + " -> " + x.get("toCountry") + "), implying " + x.get("impliedKmh") + " km/h";
             case ACCOUNT_TAKEOVER -> "customer " + f.subjectId() + " changed " + x.get("changes") + ", then placed order "
                     + x.get("orderId") + " of " + x.get("orderTotal");
-            case PARCEL_SLA_BREACH -> "parcel " + f.subjectId() + " not delivered by " + f.windowEnd() + " ("
+            case PARCEL_SLA_BREACH -> "parcel " + f.subjectId() + " not delivered by "
+                    + Instant.parse(x.get("promisedBy")).plus(Duration.parse(x.get("grace"))) + " ("
                     + x.get("outcome") + ")";
             case ENGINE_OVERHEATING -> "vehicle " + f.subjectId() + ": " + x.get("readings")
                     + " rising coolant readings up to " + x.get("maxCoolantC") + " °C";

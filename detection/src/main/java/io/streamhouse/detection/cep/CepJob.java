@@ -42,6 +42,7 @@ import java.util.List;
  *                                    └─ keyBy vehicle ─ maintenance due ────────────────┘
  * rules.definitions ─ decode ─ broadcast (thresholds) ─▶ every matcher
  * every decode ─▶ &lt;topic&gt;.dlq (unreadable) and &lt;topic&gt;.late (behind the watermark)
+ * every matcher ─▶ &lt;topic of its anchor events&gt;.dlq (a match whose alert cannot be built)
  * </pre>
  */
 public final class CepJob {
@@ -72,12 +73,13 @@ public final class CepJob {
                 .union(orders.map(o -> Either.<CustomerEvent, OrderEvent>Right(o), customerOrOrder)
                         .uid("orders-as-activity").name("orders"));
 
-        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern())
-                .union(match(transactions, rules, new ImpossibleTravelPattern()),
-                        match(customerActivity, rules, new AccountTakeoverPattern()),
-                        match(scans, rules, new ParcelSlaPattern()),
-                        match(telemetry, rules, new OverheatingPattern()),
-                        match(telemetry, rules, new MaintenanceDuePattern()));
+        // A match whose alert cannot be built goes to the dead letters of the topic its anchor event comes from.
+        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern(), Topics.TRANSACTION_REQUESTS, deadLetters)
+                .union(match(transactions, rules, new ImpossibleTravelPattern(), Topics.TRANSACTION_REQUESTS, deadLetters),
+                        match(customerActivity, rules, new AccountTakeoverPattern(), Topics.ORDERS, deadLetters),
+                        match(scans, rules, new ParcelSlaPattern(), Topics.PARCEL_SCANS, deadLetters),
+                        match(telemetry, rules, new OverheatingPattern(), Topics.VEHICLE_TELEMETRY, deadLetters),
+                        match(telemetry, rules, new MaintenanceDuePattern(), Topics.VEHICLE_TELEMETRY, deadLetters));
 
         alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
         union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
@@ -90,13 +92,17 @@ public final class CepJob {
      */
     private static <E> SingleOutputStreamOperator<Alert> match(DataStream<E> events,
                                                                BroadcastStream<RuleDefinition> rules,
-                                                               SubjectPattern<E> pattern) {
+                                                               SubjectPattern<E> pattern, Topic<String, ?> anchorTopic,
+                                                               List<DataStream<DeadLetter>> deadLetters) {
         String name = pattern.kind().ruleId();
-        return events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE).uid("facts-" + name).name("facts " + name)
+        SingleOutputStreamOperator<Alert> matched = events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE)
+                .uid("facts-" + name).name("facts " + name)
                 .keyBy(CepJob::subjectOf, Types.STRING)
                 .connect(rules)
-                .process(new PatternMatcher(pattern), new AvroTypeInfo<>(Alert.class))
+                .process(new PatternMatcher(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                 .uid("match-" + name).name(name);
+        deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        return matched;
     }
 
     private static String subjectOf(Tuple2<String, CepFact> subjectAndFact) {

@@ -21,6 +21,10 @@ import java.util.Optional;
  * only event). A DELIVERED scan that arrives after the deadline revises it ("delivered late", both scans). Anchor: the
  * out-for-delivery scan.
  *
+ * <p>A parcel can go out for delivery after its deadline (it was late before it left): that scan is the breach, alerted
+ * when it is evaluated ("never delivered" so far), with the window from the deadline to that scan instead of from
+ * the scan to the deadline; a late delivery revises it as above, same window.
+ *
  * <p>Kept per parcel, for the retention (2 days by default): its out-for-delivery scans (with the promise) and
  * delivery scans; other scans are not kept. The pending time-out is an event-time timer at each kept
  * out-for-delivery scan's deadline; it is deleted when the scan leaves the state.
@@ -82,14 +86,23 @@ public final class ParcelSlaPattern implements SubjectPattern<ParcelScanned> {
             ids = List.of(outForDelivery.getEventId(), delivered.getEventId());
             outcome = "delivered-late";
         } else {
-            if (timeReached == null || !timeReached.isAfter(deadline)) {
+            // The out-for-delivery scan itself shows that event time reached its own time, even at end of input.
+            boolean passed = SubjectPattern.at(outForDelivery).isAfter(deadline)
+                    || (timeReached != null && timeReached.isAfter(deadline));
+            if (!passed) {
                 return List.of();
             }
             ids = List.of(outForDelivery.getEventId());
             outcome = "never-delivered";
         }
+        // Out for delivery before the deadline: from that scan to the deadline. Out for delivery after it (the parcel
+        // was late before it left): from the deadline to that scan, the first event showing the breach. Both ends are
+        // event times, so the alert id stays the same on replay.
+        Instant sentOut = SubjectPattern.at(outForDelivery);
+        Instant windowStart = sentOut.isAfter(deadline) ? deadline : sentOut;
+        Instant windowEnd = sentOut.isAfter(deadline) ? sentOut : deadline;
         return List.of(new Finding(outForDelivery.getEventId(), AlertType.PARCEL_SLA_BREACH,
-                SubjectKind.PARCEL, parcel, ids, SubjectPattern.at(outForDelivery), deadline,
+                SubjectKind.PARCEL, parcel, ids, windowStart, windowEnd,
                 Map.of("outcome", outcome, "promisedBy", promisedBy.toString(),
                         "grace", settings.parcelSla().grace().toString())));
     }

@@ -18,9 +18,11 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -143,8 +145,35 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     private transient long retentionMs;
     private transient long guardMs;
 
-    public PatternMatcher(SubjectPattern<?> pattern) {
+    /** The matches whose alert could not be built, for {@code <topic>.dlq} of the pattern's events. */
+    static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("match-dead-letters") {
+    };
+
+    /** The topic whose events the pattern's occurrences are anchored on: its {@code .dlq} takes what cannot be alerted. */
+    private final String anchorTopic;
+    /** The context of the element or timer being processed: where {@link #deadLetter} writes. */
+    private transient ReadOnlyContext context;
+
+    public PatternMatcher(SubjectPattern<?> pattern, String anchorTopic) {
         this.pattern = pattern;
+        this.anchorTopic = anchorTopic;
+    }
+
+    /**
+     * A match that cannot be turned into an alert (the pattern threw while building its findings, or the alert could
+     * not be built): logged and sent to the dead letters with the reason, and the subject's processing goes on as if
+     * there had been no match, so one record cannot stop the job (every restart would replay it). Without the raw
+     * record at hand (the matcher sees facts), the dead letter's key is the subject and its value the event ids
+     * involved; partition and offset are -1.
+     */
+    private void deadLetter(String key, List<CepFact> facts, Finding finding, RuntimeException e) {
+        List<String> ids = finding != null ? finding.eventIds() : facts.stream().map(CepFact::getEventId).toList();
+        String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + key
+                + (finding != null ? " (anchor " + finding.anchorEventId() + ")" : "") + ": " + e.getMessage();
+        LOG.warn("{}; events {} to the dead letters", reason, ids, e);
+        context.output(DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L, key.getBytes(StandardCharsets.UTF_8),
+                String.join(",", ids).getBytes(StandardCharsets.UTF_8), reason, e.getClass().getName(), null,
+                "match-" + pattern.kind().ruleId()));
     }
 
     @Override
@@ -159,6 +188,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
     @Override
     public void processElement(Tuple2<String, CepFact> subjectAndFact, ReadOnlyContext ctx, Collector<Alert> out)
             throws Exception {
+        context = ctx;
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
         CepFact fact = subjectAndFact.f1;
         if (!pattern.keeps(fact, s)) {
@@ -314,6 +344,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      */
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
+        context = ctx;
         CepSubjectState current = state.value();
         PatternSettings s = settings(ctx.getBroadcastState(RULES));
         if (current == null) {
@@ -577,7 +608,13 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             int settledCount = evaluatedCount(facts, horizon);
             Long dropped = current.getDroppedBeforeMs();
             long trustFrom = dropped == null ? Long.MIN_VALUE : dropped + guardMs;
-            List<Finding> found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
+            List<Finding> found;
+            try {
+                found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
+            } catch (RuntimeException e) {
+                deadLetter(key, facts.subList(0, settledCount), null, e);
+                found = List.of();
+            }
             if (!found.isEmpty()) {
                 Map<String, CepFact> byId = new HashMap<>();
                 for (CepFact f : facts.subList(0, settledCount)) {
@@ -591,7 +628,14 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                     CepFact anchor = byId.get(f.anchorEventId());
                     String before = anchor.getReportedAlertId();
                     if (!alertId.equals(before)) {
-                        out.collect(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), before));
+                        Alert alert;
+                        try {
+                            alert = Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), before);
+                        } catch (RuntimeException e) {
+                            deadLetter(key, facts.subList(0, settledCount), f, e);
+                            continue;
+                        }
+                        out.collect(alert);
                         anchor.setReportedAlertId(alertId);
                         reported.add(anchor);
                     }

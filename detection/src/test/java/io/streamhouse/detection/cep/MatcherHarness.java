@@ -23,6 +23,9 @@ import java.util.List;
  * holds none back), rules on the broadcast input.
  */
 final class MatcherHarness<E> implements AutoCloseable {
+    /** The topic the harness's matcher names in its dead letters. */
+    static final String TOPIC = "cep-test-events";
+
     private final SubjectPattern<E> pattern;
     private final TypeInformation<E> type;
     private final KeySelector<E, String> key;
@@ -30,7 +33,7 @@ final class MatcherHarness<E> implements AutoCloseable {
     private int taken;
 
     MatcherHarness(SubjectPattern<E> pattern, TypeInformation<E> type, KeySelector<E, String> key) throws Exception {
-        this(pattern, type, key, null, new PatternMatcher(pattern));
+        this(pattern, type, key, null, new PatternMatcher(pattern, TOPIC));
     }
 
     /** The matcher as it was before its evaluation timers were coalesced ({@link PerFactTimerMatcher}). */
@@ -90,6 +93,12 @@ final class MatcherHarness<E> implements AutoCloseable {
         return fresh;
     }
 
+    /** Everything the matcher sent to its dead letters so far. */
+    List<DeadLetter> deadLetters() {
+        var out = harness.getSideOutput(PatternMatcher.DEAD_LETTERS);
+        return out == null ? List.of() : out.stream().map(r -> r.getValue()).toList();
+    }
+
     int keyedStateEntries() {
         var backend = ((org.apache.flink.streaming.api.operators.AbstractStreamOperator<?>) harness.getOperator())
                 .getKeyedStateBackend();
@@ -107,7 +116,7 @@ final class MatcherHarness<E> implements AutoCloseable {
     MatcherHarness<E> restartFromSnapshot() throws Exception {
         OperatorSubtaskState snapshot = harness.snapshot(1L, 1L);
         harness.close();
-        return new MatcherHarness<>(pattern, type, key, snapshot, new PatternMatcher(pattern));
+        return new MatcherHarness<>(pattern, type, key, snapshot, new PatternMatcher(pattern, TOPIC));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.Address;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.AlertCategory;
@@ -12,6 +13,7 @@ import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.testdata.Cards;
 import io.streamhouse.domain.testdata.Hubs;
 import io.streamhouse.domain.testdata.Merchants;
@@ -169,6 +171,98 @@ class OtherPatternsMatcherTest {
         }
 
         @Test
+        void outForDeliveryAfterTheDeadlineIsABreachFromTheDeadlineToThatScanAndTheMatcherGoesOn() throws Exception {
+            // Already late when it leaves: before the fix, Finding's constructor threw (window end before its start)
+            // and the job crash-looped on this scan for good.
+            Instant sentOut = deadline.plus(ONE_HOUR);
+            Instant deliveredAt = sentOut.plus(ONE_HOUR);
+            List<Alert> firstRun = new java.util.ArrayList<>();
+            for (int run = 0; run < 2; run++) {
+                try (var m = matcher()) {
+                    m.send(scan("ofd", "P-3", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, sentOut))
+                            .watermark(sentOut);
+                    Alert breach = m.newAlerts().get(0);
+                    assertThat(breach.getType()).isEqualTo(AlertType.PARCEL_SLA_BREACH);
+                    assertThat(breach.getMatchedEventIds()).containsExactly("evt-ofd");
+                    assertThat(breach.getAttributes()).containsEntry("outcome", "never-delivered")
+                            .containsEntry("promisedBy", promisedBy.toString());
+                    assertThat(breach.getWindowStart()).isEqualTo(deadline);
+                    assertThat(breach.getWindowEnd()).isEqualTo(sentOut);
+                    assertThat(breach.getEnvelope().getOccurredAt()).as("alerted as of the scan that showed it")
+                            .isEqualTo(sentOut);
+                    assertThat(breach.getSummary()).isEqualTo("parcel P-3 not delivered by " + deadline
+                            + " (never-delivered)");
+
+                    m.send(scan("del", "P-3", ParcelStatus.DELIVERED, promisedBy, deliveredAt))
+                            .watermark(deliveredAt);
+                    Alert revised = m.newAlerts().get(0);
+                    assertThat(revised.getMatchedEventIds()).containsExactly("evt-ofd", "evt-del");
+                    assertThat(revised.getAttributes()).containsEntry("outcome", "delivered-late")
+                            .containsEntry(Alerts.SUPERSEDES, breach.getAlertId());
+                    assertThat(revised.getWindowStart()).isEqualTo(deadline);
+                    assertThat(revised.getWindowEnd()).isEqualTo(sentOut);
+
+                    // Processing goes on: another parcel, on time, out for delivery and breaching at its deadline.
+                    m.send(scan("ofd2", "P-4", ParcelStatus.OUT_FOR_DELIVERY, deliveredAt, deliveredAt))
+                            .watermark(deliveredAt.plus(Duration.ofHours(3)));
+                    assertThat(m.newAlerts()).singleElement().satisfies(a ->
+                            assertThat(a.getSubject().getId()).isEqualTo("P-4"));
+                    assertThat(m.deadLetters()).isEmpty();
+
+                    m.watermark(deliveredAt.plus(Duration.ofDays(3)));
+                    assertThat(m.newAlerts()).isEmpty();
+                    assertThat(m.keyedStateEntries()).isZero();
+                    assertThat(m.eventTimeTimers()).isZero();
+                    if (run == 0) {
+                        firstRun.addAll(List.of(breach, revised));
+                    } else {
+                        assertThat(List.of(breach, revised)).as("a replay alerts the same, ids included")
+                                .isEqualTo(firstRun);
+                    }
+                }
+            }
+        }
+
+        @Test
+        void outForDeliveryAfterTheDeadlineArrivingLateIsTheSameBreach() throws Exception {
+            Instant sentOut = deadline.plus(ONE_HOUR);
+            try (var m = matcher()) {
+                m.watermark(sentOut.plus(ONE_MINUTE))
+                        .send(scan("ofd", "P-5", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, sentOut));
+                assertThat(m.newAlerts()).singleElement().satisfies(a -> {
+                    assertThat(a.getWindowStart()).isEqualTo(deadline);
+                    assertThat(a.getWindowEnd()).as("event times only, not the watermark it was seen at")
+                            .isEqualTo(sentOut);
+                });
+            }
+        }
+
+        @Test
+        void aMatchWhoseAlertCannotBeBuiltIsADeadLetterWithTheReasonAndTheOtherSubjectsGoOn() throws Exception {
+            SubjectPattern<ParcelScanned> failsForOneParcel = new FailingFor("P-bad", new ParcelSlaPattern());
+            try (var m = new MatcherHarness<>(failsForOneParcel, AvroTypes.of(ParcelScanned.class),
+                    ParcelScanned::getParcelId)) {
+                m.send(scan("bad", "P-bad", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0))
+                        .send(scan("good", "P-good", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0))
+                        .watermark(deadline.plusMillis(1));
+                assertThat(m.newAlerts()).singleElement().satisfies(a ->
+                        assertThat(a.getSubject().getId()).isEqualTo("P-good"));
+                assertThat(m.deadLetters()).isNotEmpty().allSatisfy(d -> {
+                    assertThat(d.sourceTopic).isEqualTo(MatcherHarness.TOPIC);
+                    assertThat(d.reason).contains("cep-parcel-sla", "P-bad", "cannot build this one");
+                    assertThat(d.exception).isEqualTo(IllegalArgumentException.class.getName());
+                    assertThat(new String(d.key, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("P-bad");
+                    assertThat(new String(d.value, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("evt-bad");
+                    assertThat(d.processor).isEqualTo("match-cep-parcel-sla");
+                });
+
+                m.watermark(deadline.plus(Duration.ofDays(3)));
+                assertThat(m.keyedStateEntries()).as("the failed subject is cleared like any other").isZero();
+                assertThat(m.eventTimeTimers()).isZero();
+            }
+        }
+
+        @Test
         void deliveredInTimeIsNoAlert() throws Exception {
             try (var m = matcher()) {
                 m.send(scan("ofd", "P-2", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0))
@@ -178,6 +272,62 @@ class OtherPatternsMatcherTest {
                 assertThat(m.keyedStateEntries()).isZero();
                 assertThat(m.eventTimeTimers()).isZero();
             }
+        }
+    }
+
+    /** The parcel SLA pattern, except that building the findings of one subject throws (as the bug did). */
+    private record FailingFor(String subject, ParcelSlaPattern real) implements SubjectPattern<ParcelScanned> {
+        @Override
+        public List<Finding> find(String parcel, List<CepFact> scans, PatternSettings settings, Instant timeReached) {
+            if (parcel.equals(subject)) {
+                throw new IllegalArgumentException("cannot build this one");
+            }
+            return real.find(parcel, scans, settings, timeReached);
+        }
+
+        @Override
+        public PatternSettings.Kind kind() {
+            return real.kind();
+        }
+
+        @Override
+        public io.streamhouse.domain.event.Envelope envelope(ParcelScanned event) {
+            return real.envelope(event);
+        }
+
+        @Override
+        public String subject(ParcelScanned event) {
+            return real.subject(event);
+        }
+
+        @Override
+        public java.util.Optional<CepFact> factOf(ParcelScanned event) {
+            return real.factOf(event);
+        }
+
+        @Override
+        public java.util.Optional<Instant> deadline(CepFact fact, PatternSettings settings) {
+            return real.deadline(fact, settings);
+        }
+
+        @Override
+        public Duration retention(PatternSettings settings) {
+            return real.retention(settings);
+        }
+
+        @Override
+        public Duration guard(PatternSettings settings) {
+            return real.guard(settings);
+        }
+
+        @Override
+        public int version(PatternSettings settings) {
+            return real.version(settings);
+        }
+
+        @Override
+        public boolean enabled(PatternSettings settings) {
+            return real.enabled(settings);
         }
     }
 

@@ -205,7 +205,8 @@ public final class AnomalyChecker {
             ids = List.of(outForDelivery.eventId(), delivered.eventId());
             outcome = "delivered-late";
         } else {
-            if (!horizon.isAfter(deadline)) {
+            // Out for delivery after the deadline is itself the breach (as the CEP job's ParcelSlaPattern).
+            if (!horizon.isAfter(deadline) && !outForDelivery.occurredAt().isAfter(deadline)) {
                 return;
             }
             ids = List.of(outForDelivery.eventId());
@@ -213,8 +214,10 @@ public final class AnomalyChecker {
         }
         Map<String, String> facts = facts(rules, AlertType.PARCEL_SLA_BREACH, "outcome", outcome);
         facts.put("promisedBy", promisedBy.toString());
+        // From the out-for-delivery scan to the deadline, or from the deadline to a scan that came after it.
+        Instant sentOut = outForDelivery.occurredAt();
         found.add(new Anomaly(AlertType.PARCEL_SLA_BREACH, SubjectKind.PARCEL, parcel, ids,
-                outForDelivery.occurredAt(), deadline, facts));
+                sentOut.isAfter(deadline) ? deadline : sentOut, sentOut.isAfter(deadline) ? sentOut : deadline, facts));
     }
 
     private static void overheating(String vehicle, List<GeneratedEvent> readings, PatternRules rules,
