@@ -367,7 +367,7 @@ final class Drill implements Callable<Integer> {
                 }
 
                 // 4: quiet, then the checks.
-                awaitQuiet(admin, lagGroups, Duration.ofSeconds(recoveryTimeout));
+                awaitQuiet(admin, DrillChecks.quietGroups(lagGroups, apiGroups), Duration.ofSeconds(recoveryTimeout));
                 Set<String> ids = new HashSet<>(answers.keySet());
                 txs.forEach(t -> ids.add(t.transactionId()));
                 TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));

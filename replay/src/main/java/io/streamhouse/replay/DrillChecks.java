@@ -30,6 +30,18 @@ final class DrillChecks {
         }
     }
 
+    /**
+     * The groups to wait for before the checks: the scenario's watched groups and always the api's, whose decision
+     * topology writes the decisions the checks read. A drill that watches only the faulted component's group (the
+     * lake's sink for kill-connect, the CEP job for kill-cep) would otherwise read the decisions topic while the api
+     * is still behind and count the undecided requests as lost.
+     */
+    static List<String> quietGroups(List<String> watched, List<String> decisionGroups) {
+        Set<String> all = new LinkedHashSet<>(watched);
+        all.addAll(decisionGroups);
+        return List.copyOf(all);
+    }
+
     private static final int EXAMPLES = 5;
 
     /** @param decisions the outcomes on the decisions topic, by transaction id, in log order (ids not sent are ignored) */

@@ -102,4 +102,15 @@ class DrillChecksTest {
                 .contains("VEHICLE_TELEMETRY", "PARCEL_SCAN");
         assertThat(Drill.Run.asyncEvents(7, 0)).isEmpty();
     }
+
+    @Test
+    void theChecksAlwaysWaitForTheApiGroupsThatWriteTheDecisions() {
+        // kill-connect watches only the sink's group; its decision check must still wait for the api.
+        assertThat(DrillChecks.quietGroups(List.of("connect-lake"), List.of("streamhouse-api", "streamhouse-serving")))
+                .containsExactly("connect-lake", "streamhouse-api", "streamhouse-serving");
+        // restart-broker already watches them: no group twice.
+        assertThat(DrillChecks.quietGroups(List.of("streamhouse-api", "streamhouse-serving", "streamhouse-cep"),
+                List.of("streamhouse-api", "streamhouse-serving")))
+                .containsExactly("streamhouse-api", "streamhouse-serving", "streamhouse-cep");
+    }
 }
