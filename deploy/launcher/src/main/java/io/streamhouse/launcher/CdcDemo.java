@@ -27,7 +27,7 @@ import java.util.UUID;
  */
 final class CdcDemo {
 
-    record Result(boolean arrived, String orderId, Duration took, BigDecimal total) {
+    record Result(boolean arrived, String customerId, String orderId, Duration took, BigDecimal total) {
     }
 
     private CdcDemo() {
@@ -67,11 +67,11 @@ final class CdcDemo {
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, OrderEvent> r : consumer.poll(Duration.ofMillis(100))) {
                     if (order.equals(r.key()) && r.value().getChange() instanceof OrderPlaced placed) {
-                        return new Result(true, order, Duration.ofNanos(System.nanoTime() - t0), placed.getTotal().getAmount());
+                        return new Result(true, customer, order, Duration.ofNanos(System.nanoTime() - t0), placed.getTotal().getAmount());
                     }
                 }
             }
-            return new Result(false, order, timeout, null);
+            return new Result(false, customer, order, timeout, null);
         }
     }
 

@@ -66,6 +66,21 @@ public final class Launcher {
     }
 
     static int up(LaunchOptions options) throws Exception {
+        return up(options, null);
+    }
+
+    /** What the demo left, handed to a check that runs against the still running stack (tests). */
+    record Demoed(java.net.URI api, DemoLoad.Result decisions, Optional<String> cdcCustomer) {
+    }
+
+    /** A check against the running stack once every demo leg passed, before {@code --exit-after-demo} stops it. */
+    @FunctionalInterface
+    interface AfterDemo {
+        void check(Demoed demoed) throws Exception;
+    }
+
+    /** {@code afterDemo} (may be null) runs once the demo passed; what it throws ends {@code up} after the stack stops. */
+    static int up(LaunchOptions options, AfterDemo afterDemo) throws Exception {
         Instant began = Instant.now();
         Path data = options.data();
         Files.createDirectories(data);
@@ -203,6 +218,9 @@ public final class Launcher {
                 if (stack.sql != null) {
                     demoOk &= sqlDemo(stack);
                 }
+                if (demoOk && afterDemo != null) {
+                    afterDemo.check(new Demoed(stack.api.url(), stack.demoDecisions, Optional.ofNullable(stack.cdcCustomer)));
+                }
             }
             if (options.exitAfterDemo()) {
                 return demoOk ? 0 : 1;
@@ -236,6 +254,7 @@ public final class Launcher {
                 options.demoCount(), options.seed());
         DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), options.seed(), options.demoCount(),
                 Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+        stack.demoDecisions = result;
         OUT.printf("  %d sent, decisions %s in %.1f s%n", result.sent(), result.outcomes(), result.elapsed().toMillis() / 1000.0);
         var sorted = result.authorizeMillis().stream().sorted().toList();
         if (!sorted.isEmpty()) {
@@ -264,6 +283,7 @@ public final class Launcher {
     private static boolean cdcDemo(Stack stack) throws Exception {
         OUT.println("Change data capture: one order written to the shop database, awaited on shop.orders ...");
         CdcDemo.Result r = CdcDemo.run(stack.platform, Duration.ofSeconds(60));
+        stack.cdcCustomer = r.customerId();
         if (!r.arrived()) {
             OUT.println("  Order " + r.orderId() + " did not arrive as OrderPlaced within " + r.took().toSeconds()
                     + " s: see logs/ingest.log and platform/connect/connect.log");
@@ -592,6 +612,8 @@ public final class Launcher {
         AppProcess api;
         CepProcess cep;
         SqlProcess sql;
+        DemoLoad.Result demoDecisions;
+        String cdcCustomer;
 
         @Override
         public synchronized void close() {
