@@ -110,17 +110,8 @@ class GroupsTest {
         TopicPartition changelog = new TopicPartition("shadow-customer-state-changelog", 0);
         log.logEnd.put(changelog, 479L);
         log.lastStable.put(changelog, 12L); // the closed shadow's last commit: offsets visible, changelog marker not yet
-        Thread marker = new Thread(() -> {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                return;
-            }
-            synchronized (log) {
-                log.lastStable.put(changelog, 480L);
-            }
-        });
-        marker.start();
+        // The marker lands between reads: the first two reads still see the stale last stable offset, the third 480.
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
 
         Map<TopicPartition, Long> ends = Groups.settledEnds(new Groups.Log() {
             public Map<TopicPartition, Long> committed(String g) {
@@ -132,18 +123,19 @@ class GroupsTest {
             }
 
             public Map<TopicPartition, Long> lastStable(Collection<String> t) {
-                synchronized (log) {
-                    return Map.copyOf(log.lastStable);
+                if (reads.incrementAndGet() == 3) {
+                    log.lastStable.put(changelog, 480L);
                 }
+                return Map.copyOf(log.lastStable);
             }
 
             public Map<TopicPartition, Long> logEnds(Collection<String> t) {
                 return log.logEnds(t);
             }
         }, List.of(changelog.topic()), Duration.ofSeconds(10), Duration.ofMillis(1));
-        marker.join();
 
         assertThat(ends).containsEntry(changelog, 479L);
+        assertThat(reads).as("read until the marker landed").hasValueGreaterThanOrEqualTo(3);
     }
 
     @Test

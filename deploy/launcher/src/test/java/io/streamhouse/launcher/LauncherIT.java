@@ -108,39 +108,33 @@ class LauncherIT {
     }
 
     /** Polls the lake query until its rows' highest offset per partition reaches the log's; its last rows. */
-    private static JsonNode awaitLake(URI api, String sql, Map<Integer, Long> logEnd, int partition, int offset) throws Exception {
-        long deadline = System.nanoTime() + LAKE_CATCH_UP.toNanos();
-        while (true) {
-            JsonNode rows = rows(api, sql);
-            Map<Integer, Long> landed = maxOffsets(rows, partition, offset);
-            if (logEnd.entrySet().stream().allMatch(e -> landed.getOrDefault(e.getKey(), -1L) >= e.getValue())) {
-                return rows;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the lake did not land the log's offsets " + logEnd + " within " + LAKE_CATCH_UP
-                        + ": it has " + landed);
-            }
-            Thread.sleep(200); // back-off between polls; each query is a Flink job
-        }
+    private static JsonNode awaitLake(URI api, String sql, Map<Integer, Long> logEnd, int partition, int offset) {
+        java.util.concurrent.atomic.AtomicReference<JsonNode> last = new java.util.concurrent.atomic.AtomicReference<>();
+        // back-off between polls: each query is a Flink job
+        org.awaitility.Awaitility.await("the lake lands the log's offsets " + logEnd).atMost(LAKE_CATCH_UP)
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    JsonNode rows = rows(api, sql);
+                    last.set(rows);
+                    Map<Integer, Long> landed = maxOffsets(rows, partition, offset);
+                    return logEnd.entrySet().stream().allMatch(e -> landed.getOrDefault(e.getKey(), -1L) >= e.getValue());
+                });
+        return last.get();
     }
 
     /** The api's customer card once it shows an order (the projection folds shop.orders shortly after the demo saw it). */
-    private static JsonNode awaitCustomer(URI api, String customer) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(api.resolve("/v1/customers/" + customer))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                JsonNode card = JSON.readTree(r.body());
-                if (card.path("orders").size() > 0) {
-                    return card;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("GET /v1/customers/" + customer + " showed no order within 30 s: " + r.statusCode() + " " + r.body());
-            }
-            Thread.sleep(100);
-        }
+    private static JsonNode awaitCustomer(URI api, String customer) {
+        java.util.concurrent.atomic.AtomicReference<JsonNode> card = new java.util.concurrent.atomic.AtomicReference<>();
+        org.awaitility.Awaitility.await("GET /v1/customers/" + customer + " shows an order").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100)).until(() -> {
+                    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(api.resolve("/v1/customers/" + customer))
+                            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 200) {
+                        return false;
+                    }
+                    card.set(JSON.readTree(r.body()));
+                    return card.get().path("orders").size() > 0;
+                });
+        return card.get();
     }
 
     private static JsonNode rows(URI api, String sql) throws Exception {
