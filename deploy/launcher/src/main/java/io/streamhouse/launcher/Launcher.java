@@ -578,7 +578,20 @@ public final class Launcher {
         }
     }
 
+    private static final Object STATUS_WRITE = new Object();
+
+    /**
+     * Called from every thread that changes a child's state (ingest and api start in parallel): one writer at a time,
+     * the snapshot taken inside the lock, so two writers never share the temporary file and an older snapshot never
+     * replaces a newer one.
+     */
     private static void writeStatus(Path data, Supervisor supervisor) {
+        synchronized (STATUS_WRITE) {
+            writeStatusLocked(data, supervisor);
+        }
+    }
+
+    private static void writeStatusLocked(Path data, Supervisor supervisor) {
         try {
             StatusFile.write(data.resolve(StatusFile.NAME),
                     new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(), supervisor.statuses()));
