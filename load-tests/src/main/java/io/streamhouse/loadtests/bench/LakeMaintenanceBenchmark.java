@@ -172,16 +172,38 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
         return new Counts(dataFiles, filesUnder(location.resolve("data")), manifests, filesUnder(location.resolve("metadata")), snapshots);
     }
 
-    /** Regular files, hidden ones (Hadoop's .crc checksums) not counted. */
+    /**
+     * Regular files, hidden ones (Hadoop's .crc checksums) not counted. The sink and maintenance delete files while the
+     * tree is walked (a 75-minute run died on a vanished .crc at minute 30): a file gone between listing and reading its
+     * attributes is simply not counted.
+     */
     private static long filesUnder(Path dir) {
         if (!Files.isDirectory(dir)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).count();
+        long[] count = {0};
+        try {
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile() && !file.getFileName().toString().startsWith(".")) {
+                        count[0]++;
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof java.nio.file.NoSuchFileException) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return count[0];
     }
 
     private String maintenance() {
