@@ -17,7 +17,7 @@ public enum StateSchemas {
     PARCEL_TRACKING(io.streamhouse.domain.state.ParcelTracking.getClassSchema(), 1),
     VEHICLE_HEALTH(io.streamhouse.domain.state.VehicleHealth.getClassSchema(), 1),
     SUBJECT_ALERTS(io.streamhouse.domain.state.SubjectAlerts.getClassSchema(), 1),
-    CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 2),
+    CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 3),
     /** Flink keyed state of the CEP matchers: a savepoint is read back with the current schema. */
     CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 3);
 

@@ -58,7 +58,8 @@ import java.util.UUID;
  *       ({@code line_count}); the insert waits in the pending store until that many lines have arrived, then
  *       becomes one {@code OrderPlaced} with lines and total. An update of {@code status} →
  *       {@code OrderStatusChanged}, or {@code OrderCancelled} (with {@code cancel_reason}) when it becomes CANCELLED;
- *       a delete → {@code OrderCancelled} ("deleted in the shop database").</li>
+ *       a delete → {@code OrderCancelled} ("deleted in the shop database"). Both carry the previous status (old row:
+ *       REPLICA IDENTITY FULL) and the order's total.</li>
  *   <li>order_lines after placement, payment_methods and the heartbeat table have no domain event: ignored
  *       (line deletes follow an order's delete). Tombstones (Debezium's key-only record after a delete) are ignored:
  *       the delete itself made the event.</li>
@@ -321,17 +322,21 @@ public final class CdcNormalisationTopology {
                 }
                 String customerId = ShopChanges.requiredString(change.after(), "customer_id");
                 if ("CANCELLED".equals(current)) {
-                    emitOrder(change, id, customerId, "cancelled",
-                            OrderCancelled.newBuilder().setReason(ShopChanges.string(change.after(), "cancel_reason")).build());
+                    emitOrder(change, id, customerId, "cancelled", OrderCancelled.newBuilder()
+                            .setReason(ShopChanges.string(change.after(), "cancel_reason"))
+                            .setPrevious(previous == null ? null : status(previous)).setTotal(total(change.after())).build());
                 } else {
                     emitOrder(change, id, customerId, "status-changed", OrderStatusChanged.newBuilder()
-                            .setPrevious(previous == null ? null : status(previous)).setCurrent(status(current)).build());
+                            .setPrevious(previous == null ? null : status(previous)).setCurrent(status(current))
+                            .setTotal(total(change.after())).build());
                 }
             } else {
                 pending.delete(ORDER_PREFIX + id);
                 String customerId = ShopChanges.requiredString(change.before(), "customer_id");
-                emitOrder(change, id, customerId, "deleted",
-                        OrderCancelled.newBuilder().setReason("deleted in the shop database").build());
+                String previous = ShopChanges.string(change.before(), "status");
+                emitOrder(change, id, customerId, "deleted", OrderCancelled.newBuilder()
+                        .setReason("deleted in the shop database")
+                        .setPrevious(previous == null ? null : status(previous)).setTotal(total(change.before())).build());
             }
         }
 
@@ -385,6 +390,14 @@ public final class CdcNormalisationTopology {
                     .setPaymentMethodId(ShopChanges.string(row, "payment_method_id"))
                     .build();
             emitOrder(header, orderId, ShopChanges.requiredString(row, "customer_id"), "placed", placed);
+        }
+
+        /**
+         * The order's total as the row holds it: carried on status changes and cancellations so that a consumer
+         * keeping only some orders (the customer state) still knows what a cancellation takes off.
+         */
+        private static io.streamhouse.domain.event.Money total(GenericRecord row) {
+            return Monies.of(ShopChanges.requiredDecimal(row, "total"), ShopChanges.requiredString(row, "currency").trim());
         }
 
         private static OrderStatus status(String value) {

@@ -165,8 +165,15 @@ class CdcNormalisationTopologyTest {
         OrderStatusChanged paid = (OrderStatusChanged) out.get(1).getChange();
         assertThat(paid.getPrevious()).isEqualTo(OrderStatus.PLACED);
         assertThat(paid.getCurrent()).isEqualTo(OrderStatus.PAID);
-        assertThat(out.get(2).getChange()).isInstanceOf(OrderCancelled.class);
-        assertThat(((OrderCancelled) out.get(3).getChange()).getReason()).contains("deleted");
+        assertThat(paid.getTotal().getAmount()).isEqualByComparingTo(new BigDecimal("5"));
+        OrderCancelled cancelled = (OrderCancelled) out.get(2).getChange();
+        assertThat(cancelled.getPrevious()).isEqualTo(OrderStatus.PAID);
+        assertThat(cancelled.getTotal().getAmount()).isEqualByComparingTo(new BigDecimal("5"));
+        assertThat(cancelled.getTotal().getCurrency()).isEqualTo("EUR");
+        OrderCancelled deleted = (OrderCancelled) out.get(3).getChange();
+        assertThat(deleted.getReason()).contains("deleted");
+        assertThat(deleted.getPrevious()).as("deleted once cancelled: takes nothing more off the spend").isEqualTo(OrderStatus.CANCELLED);
+        assertThat(deleted.getTotal().getAmount()).isEqualByComparingTo(new BigDecimal("5"));
         assertThat(dlq.isEmpty()).isTrue();
     }
 

@@ -461,7 +461,8 @@ public final class Generator {
             add(EventKind.ORDER, orderId, OrderEvent.newBuilder()
                     .setEnvelope(envelope(nextEventId(), orderId, t, OrderEvent.class))
                     .setOrderId(orderId).setCustomerId(customerId[c])
-                    .setChange(OrderCancelled.newBuilder().setReason("customer request").build()).build(), t);
+                    .setChange(OrderCancelled.newBuilder().setReason("customer request").setPrevious(OrderStatus.PLACED)
+                            .setTotal(Monies.of(total, "EUR")).build()).build(), t);
             return placedId;
         }
         long t = at;
@@ -474,7 +475,8 @@ public final class Generator {
             add(EventKind.ORDER, orderId, OrderEvent.newBuilder()
                     .setEnvelope(envelope(nextEventId(), orderId, t, OrderEvent.class))
                     .setOrderId(orderId).setCustomerId(customerId[c])
-                    .setChange(OrderStatusChanged.newBuilder().setPrevious(previous).setCurrent(next[i]).build())
+                    .setChange(OrderStatusChanged.newBuilder().setPrevious(previous).setCurrent(next[i])
+                            .setTotal(Monies.of(total, "EUR")).build())
                     .build(), t);
             previous = next[i];
         }

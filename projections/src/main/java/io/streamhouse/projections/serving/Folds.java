@@ -10,6 +10,7 @@ import io.streamhouse.domain.event.Money;
 import io.streamhouse.domain.event.OrderCancelled;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.OrderPlaced;
+import io.streamhouse.domain.event.OrderStatus;
 import io.streamhouse.domain.event.OrderStatusChanged;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
@@ -190,36 +191,86 @@ public final class Folds {
         // An address change does not change anything this projection shows (the decision profile keeps it).
     }
 
+    /**
+     * A customer's orders come from {@code shop.orders} (keyed by order id) through the repartition by customer id.
+     * The events of ONE order stay in their log order: they share a source partition (key = order id, written in
+     * commit order by the one CDC normaliser task), which one task reads in offset order and re-sends, in that order,
+     * through its one producer to the one repartition partition of the customer, read again in offset order. Orders
+     * from different source partitions interleave differently from run to run, so nothing here may depend on that:
+     * <ul>
+     *   <li>the list is the {@value #CUSTOMER_ORDERS} orders ranked highest by placement (placedAt, then order id),
+     *       among all placements seen. An order ranked out never returns (ranks are only beaten by more placements),
+     *       so a change of an order not listed leaves the list alone, and a listed order has seen every change of its
+     *       own since its placement;</li>
+     *   <li>{@code orderCount} counts placements; {@code spend} is a sum of per-event amounts, each from the event
+     *       alone: + total on placement, − total on a cancellation of an order not already cancelled, + total on a
+     *       change away from CANCELLED. Cancellations and changes carry the order's total and previous status (OrderEvent
+     *       v2), so an order long out of the list is still taken off. v1 events carry neither: for them the listed
+     *       entry is used, and a v1 cancellation of an order no longer listed cannot change spend.</li>
+     * </ul>
+     * An order whose placement is on the log after one of its own changes (CDC never does this; the generator's late
+ * deliveries can) is listed from its placement on, without the changes logged before it: still the same result for
+ * the same log. A repeated placement of a listed order counts once; a repeat of an order's events once it is ranked out is not
+     * recognised (that would need every order id ever seen): the log holds each event once (the CDC normaliser drops
+     * repeats, and every hop is exactly-once).
+     */
     private static void applyOrder(CustomerState.Builder next, OrderEvent e, Instant at) {
-        List<CustomerOrderEntry> orders = new ArrayList<>(next.getOrders());
+        List<CustomerOrderEntry> orders = next.getOrders();
         CustomerOrderEntry known = orders.stream().filter(o -> o.getOrderId().equals(e.getOrderId())).findFirst().orElse(null);
-        Map<String, String> spend = new HashMap<>(next.getSpend());
         Object change = e.getChange();
-        if (change instanceof OrderPlaced) {
+        if (change instanceof OrderPlaced placed) {
             if (known != null) {
                 return; // placed twice (a replayed CDC event): counted once
             }
-            Money total = ((OrderPlaced) change).getTotal();
-            orders.add(CustomerOrderEntry.newBuilder().setOrderId(e.getOrderId()).setStatus("PLACED").setTotal(total)
-                    .setChangedAt(at).build());
-            spend.merge(total.getCurrency(), plain(total.getAmount()), (a, b) -> plain(new BigDecimal(a).add(new BigDecimal(b))));
-            next.setOrderCount(next.getOrderCount() + 1);
-        } else {
-            String status = change instanceof OrderCancelled ? "CANCELLED" : ((OrderStatusChanged) change).getCurrent().name();
-            if (known == null) {
-                orders.add(CustomerOrderEntry.newBuilder().setOrderId(e.getOrderId()).setStatus(status).setTotal(null)
-                        .setChangedAt(at).build());
-            } else {
-                orders.remove(known);
-                if ("CANCELLED".equals(status) && !"CANCELLED".equals(known.getStatus()) && known.getTotal() != null) {
-                    Money total = known.getTotal();
-                    spend.computeIfPresent(total.getCurrency(), (c, a) -> plain(new BigDecimal(a).subtract(total.getAmount())));
-                }
-                orders.add(CustomerOrderEntry.newBuilder(known).setStatus(status).setChangedAt(at).build());
-            }
+            Money total = placed.getTotal();
+            next.setSpend(addedToSpend(next.getSpend(), total, false)).setOrderCount(next.getOrderCount() + 1);
+            List<CustomerOrderEntry> ranked = new ArrayList<>(orders);
+            ranked.add(CustomerOrderEntry.newBuilder().setOrderId(e.getOrderId()).setStatus("PLACED").setTotal(total)
+                    .setChangedAt(at).setPlacedAt(at).build());
+            ranked.sort(BY_PLACEMENT);
+            next.setOrders(tail(ranked, CUSTOMER_ORDERS));
+            return;
         }
-        orders.sort(Comparator.comparing(CustomerOrderEntry::getChangedAt));
-        next.setOrders(tail(orders, CUSTOMER_ORDERS)).setSpend(spend);
+        OrderStatus previous;
+        Money carried;
+        String status;
+        if (change instanceof OrderCancelled cancelled) {
+            previous = cancelled.getPrevious();
+            carried = cancelled.getTotal();
+            status = OrderStatus.CANCELLED.name();
+        } else {
+            OrderStatusChanged changed = (OrderStatusChanged) change;
+            previous = changed.getPrevious();
+            carried = changed.getTotal();
+            status = changed.getCurrent().name();
+        }
+        String before = previous != null ? previous.name() : known != null ? known.getStatus() : null;
+        Money total = carried != null ? carried : known != null ? known.getTotal() : null;
+        boolean wasCancelled = OrderStatus.CANCELLED.name().equals(before);
+        boolean isCancelled = OrderStatus.CANCELLED.name().equals(status);
+        if (total != null && wasCancelled != isCancelled) {
+            next.setSpend(addedToSpend(next.getSpend(), total, isCancelled));
+        }
+        // The listed status follows the order's newest change by event time: a change delivered late (the generator
+        // delays some events on purpose) does not move the order back.
+        if (known != null && !at.isBefore(known.getChangedAt())) {
+            List<CustomerOrderEntry> updated = new ArrayList<>(orders);
+            updated.set(updated.indexOf(known), CustomerOrderEntry.newBuilder(known).setStatus(status).setChangedAt(at).build());
+            next.setOrders(updated);
+        }
+    }
+
+    /** Rank of a listed order: its placement, ties by id (entries written before placedAt existed hold the epoch: their last change). */
+    private static final Comparator<CustomerOrderEntry> BY_PLACEMENT = Comparator
+            .comparing((CustomerOrderEntry o) -> Instant.EPOCH.equals(o.getPlacedAt()) ? o.getChangedAt() : o.getPlacedAt())
+            .thenComparing(CustomerOrderEntry::getOrderId);
+
+    /** Spend with {@code total} added (or taken off): a sum, so the same whatever order the amounts come in. */
+    private static Map<String, String> addedToSpend(Map<String, String> spend, Money total, boolean takeOff) {
+        Map<String, String> next = new HashMap<>(spend);
+        BigDecimal amount = takeOff ? total.getAmount().negate() : total.getAmount();
+        next.merge(total.getCurrency(), plain(amount), (a, b) -> plain(new BigDecimal(a).add(new BigDecimal(b))));
+        return next;
     }
 
     private static void applyDecision(CustomerState.Builder next, TransactionDecision d) {
