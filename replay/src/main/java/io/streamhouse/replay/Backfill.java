@@ -91,6 +91,8 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     Instant asOf;
     @Option(names = "--lake-catalog", description = "an Iceberg catalog property, key=value (default: the lake.catalog.* keys of the data directory's endpoints file)")
     Map<String, String> catalog;
+    @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
+    String servingAppId;
 
     /** One input partition's stitch: what came from the lake, what from the log, and the checks on both. */
     record Stitch(String topic, int partition, long lakeRows, long lakeLastOffset, long logStart, long cut, long logRecords,

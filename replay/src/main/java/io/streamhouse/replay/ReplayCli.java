@@ -178,6 +178,8 @@ public final class ReplayCli implements Callable<Integer> {
         String what;
         @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
         String id;
+        @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
+        String servingAppId;
         @Option(names = "--decisions-app-id", defaultValue = "streamhouse-api", description = "live decision application id")
         String decisionsAppId;
         @Option(names = "--cep-group-id", defaultValue = CepShadow.LIVE_GROUP, description = "the live CEP job's group id (default ${DEFAULT-VALUE})")

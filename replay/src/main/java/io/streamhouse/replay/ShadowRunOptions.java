@@ -4,7 +4,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The options of a command that rebuilds into a shadow and compares it with live ({@code rebuild}, {@code backfill}),
- * declared once; picocli reads the options of a command's superclass as its own.
+ * declared once; picocli reads the options of a command's superclass as its own. ({@code --serving-app-id} stays
+ * with each command: {@code backfill} adds its other live ids beside it.)
  */
 abstract class ShadowRunOptions {
     @Option(names = "--json", description = "print the summary as JSON on stdout (and no progress)")
@@ -15,6 +16,4 @@ abstract class ShadowRunOptions {
     int liveTimeoutSeconds;
     @Option(names = "--max-diffs", defaultValue = "20", description = "differing keys listed per store (all are counted)")
     int maxDiffs;
-    @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
-    String servingAppId;
 }
