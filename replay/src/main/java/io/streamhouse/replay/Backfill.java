@@ -75,7 +75,7 @@ import java.util.concurrent.TimeoutException;
  */
 @Command(name = "backfill", mixinStandardHelpOptions = true,
         description = "Rebuild serving from the lake (one Iceberg snapshot) stitched to the log's next offsets, then compare with live.")
-final class Backfill implements Callable<Integer> {
+final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     static final String CATALOG_PREFIX = "lake.catalog.";
 
     @CommandLine.ParentCommand
@@ -91,14 +91,6 @@ final class Backfill implements Callable<Integer> {
     Instant asOf;
     @Option(names = "--lake-catalog", description = "an Iceberg catalog property, key=value (default: the lake.catalog.* keys of the data directory's endpoints file)")
     Map<String, String> catalog;
-    @Option(names = "--json", description = "print the summary as JSON on stdout (and no progress)")
-    boolean json;
-    @Option(names = "--timeout", defaultValue = "600", description = "seconds the rebuild may take (default ${DEFAULT-VALUE})")
-    int timeoutSeconds;
-    @Option(names = "--live-timeout", defaultValue = "60", description = "seconds to wait for live to reach the cut (default ${DEFAULT-VALUE})")
-    int liveTimeoutSeconds;
-    @Option(names = "--max-diffs", defaultValue = "20", description = "differing keys listed per store (all are counted)")
-    int maxDiffs;
     @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
     String servingAppId;
 

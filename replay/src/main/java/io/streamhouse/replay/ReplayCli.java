@@ -169,7 +169,7 @@ public final class ReplayCli implements Callable<Integer> {
     @Command(name = "rebuild", mixinStandardHelpOptions = true,
             description = "Rebuild serving, decisions, cep or all into a shadow from offset 0 to the cut (the inputs' ends now), "
                     + "then compare it with live.")
-    static final class Rebuild implements Callable<Integer> {
+    static final class Rebuild extends ShadowRunOptions implements Callable<Integer> {
         @CommandLine.ParentCommand
         ReplayCli parent;
         @Mixin
@@ -178,14 +178,6 @@ public final class ReplayCli implements Callable<Integer> {
         String what;
         @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
         String id;
-        @Option(names = "--json", description = "print the summary as JSON on stdout (and no progress)")
-        boolean json;
-        @Option(names = "--timeout", defaultValue = "600", description = "seconds the rebuild may take (default ${DEFAULT-VALUE})")
-        int timeoutSeconds;
-        @Option(names = "--live-timeout", defaultValue = "60", description = "seconds to wait for live to reach the cut (default ${DEFAULT-VALUE})")
-        int liveTimeoutSeconds;
-        @Option(names = "--max-diffs", defaultValue = "20", description = "differing keys listed per store (all are counted)")
-        int maxDiffs;
         @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
         String servingAppId;
         @Option(names = "--decisions-app-id", defaultValue = "streamhouse-api", description = "live decision application id")

@@ -8,7 +8,6 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import org.HdrHistogram.Histogram;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -23,13 +22,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -50,18 +49,8 @@ import java.util.concurrent.locks.LockSupport;
         description = "Event → visible in Iceberg, p50/p99, at a fixed rate against a running platform.")
 public final class LakeFreshnessBenchmark implements Callable<Integer> {
 
-    @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap, loopback only (default ${DEFAULT-VALUE}).")
-    String bootstrap;
-    @Option(names = "--registry", defaultValue = "http://127.0.0.1:8085", description = "Schema registry, loopback only (default ${DEFAULT-VALUE}).")
-    String registry;
-    @Option(names = "--catalog-uri", required = true, description = "JDBC URL of the lake's catalog (the platform's PostgreSQL, printed by up).")
-    String catalogUri;
-    @Option(names = "--catalog-user", defaultValue = "postgres", description = "Catalog database user (default ${DEFAULT-VALUE}).")
-    String catalogUser;
-    @Option(names = "--catalog-password", defaultValue = "", description = "Catalog database password (default empty).")
-    String catalogPassword;
-    @Option(names = "--warehouse", defaultValue = "file://${sys:user.dir}/.streamhouse/lake", description = "Warehouse (default ${DEFAULT-VALUE}).")
-    String warehouse;
+    @Mixin
+    LakeCatalogOptions lake;
     @Option(names = "--rate", defaultValue = "2000", description = "Events per second (default ${DEFAULT-VALUE}).")
     int rate;
     @Option(names = "--duration", defaultValue = "PT60S", description = "Measured time (default ${DEFAULT-VALUE}).")
@@ -77,20 +66,12 @@ public final class LakeFreshnessBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        for (String endpoint : List.of(bootstrap, registry, catalogUri)) {
-            if (!endpoint.contains("127.0.0.1") && !endpoint.contains("localhost")) {
-                System.err.println("loopback only: " + endpoint);
-                return 2;
-            }
+        String remote = lake.notLoopback();
+        if (remote != null) {
+            System.err.println("loopback only: " + remote);
+            return 2;
         }
-        Map<String, String> props = new HashMap<>();
-        props.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
-        props.put("uri", catalogUri);
-        props.put("jdbc.user", catalogUser);
-        props.put("jdbc.password", catalogPassword);
-        props.put("jdbc.schema-version", "V1");
-        props.put("warehouse", warehouse);
-        Catalog catalog = CatalogUtil.buildIcebergCatalog("lake", props, new org.apache.hadoop.conf.Configuration());
+        Catalog catalog = lake.catalog();
         Table table = catalog.loadTable(TableIdentifier.of("streamhouse", "fleet_vehicles_telemetry"));
         table.refresh();
         Snapshot start = table.currentSnapshot();
@@ -162,9 +143,9 @@ public final class LakeFreshnessBenchmark implements Callable<Integer> {
     }
 
     private void produce(String run, long measureFromMillis, long[] produced, AtomicBoolean producing) {
-        try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(registry);
+        try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(lake.registry);
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, lake.bootstrap, ProducerConfig.ACKS_CONFIG, "all",
                      ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new ByteArraySerializer())) {
             AvroSerializer<VehicleTelemetry> serializer = new AvroSerializer<>(client, VehicleTelemetry.class, false);
             String topic = Topics.VEHICLE_TELEMETRY.name();

@@ -7,7 +7,6 @@ import io.streamhouse.domain.events.EventTypes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -20,6 +19,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,18 +51,8 @@ import java.util.stream.Stream;
         description = "Lake file, manifest, metadata-file and snapshot counts per minute under a fixed load.")
 public final class LakeMaintenanceBenchmark implements Callable<Integer> {
 
-    @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap, loopback only (default ${DEFAULT-VALUE}).")
-    String bootstrap;
-    @Option(names = "--registry", defaultValue = "http://127.0.0.1:8085", description = "Schema registry, loopback only (default ${DEFAULT-VALUE}).")
-    String registry;
-    @Option(names = "--catalog-uri", required = true, description = "JDBC URL of the lake's catalog (the platform's PostgreSQL, printed by up).")
-    String catalogUri;
-    @Option(names = "--catalog-user", defaultValue = "postgres", description = "Catalog database user (default ${DEFAULT-VALUE}).")
-    String catalogUser;
-    @Option(names = "--catalog-password", defaultValue = "", description = "Catalog database password (default empty).")
-    String catalogPassword;
-    @Option(names = "--warehouse", defaultValue = "file://${sys:user.dir}/.streamhouse/lake", description = "Warehouse (default ${DEFAULT-VALUE}).")
-    String warehouse;
+    @Mixin
+    LakeCatalogOptions lake;
     @Option(names = "--sql-url", description = "The query service's URL (./streamhouse status, ENDPOINT of sql), to report its last maintenance pass.")
     URI sqlUrl;
     @Option(names = "--rate", defaultValue = "200", description = "Events per second (default ${DEFAULT-VALUE}).")
@@ -89,28 +78,20 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        for (String endpoint : List.of(bootstrap, registry, catalogUri)) {
-            if (!endpoint.contains("127.0.0.1") && !endpoint.contains("localhost")) {
-                System.err.println("loopback only: " + endpoint);
-                return 2;
-            }
+        String remote = lake.notLoopback();
+        if (remote != null) {
+            System.err.println("loopback only: " + remote);
+            return 2;
         }
         if (rate < 1 || duration.isNegative() || duration.isZero() || sample.isNegative() || sample.isZero()) {
             System.err.println("--rate, --duration and --sample must be positive");
             return 2;
         }
-        Map<String, String> props = new HashMap<>();
-        props.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
-        props.put("uri", catalogUri);
-        props.put("jdbc.user", catalogUser);
-        props.put("jdbc.password", catalogPassword);
-        props.put("jdbc.schema-version", "V1");
-        props.put("warehouse", warehouse);
-        Catalog catalog = CatalogUtil.buildIcebergCatalog("lake", props, new org.apache.hadoop.conf.Configuration());
+        Catalog catalog = lake.catalog();
         List<TableIdentifier> tables = catalog.listTables(Namespace.of("streamhouse")).stream()
                 .sorted(Comparator.comparing(TableIdentifier::name)).toList();
         if (tables.isEmpty()) {
-            System.err.println("no tables in streamhouse.* of " + catalogUri + ": is the lake on (./streamhouse up without --without lake)?");
+            System.err.println("no tables in streamhouse.* of " + lake.catalogUri + ": is the lake on (./streamhouse up without --without lake)?");
             return 2;
         }
         System.out.printf("[%s] load: %d telemetry events/s into %s for %s, sampled every %s; %d tables%n", label, rate,
@@ -221,9 +202,9 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
 
     private void produce(AtomicLong produced) {
         String run = UUID.randomUUID().toString().substring(0, 8);
-        try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(registry);
+        try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(lake.registry);
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
+                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, lake.bootstrap, ProducerConfig.ACKS_CONFIG, "all",
                      ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new ByteArraySerializer())) {
             AvroSerializer<VehicleTelemetry> serializer = new AvroSerializer<>(client, VehicleTelemetry.class, false);
             String topic = Topics.VEHICLE_TELEMETRY.name();
