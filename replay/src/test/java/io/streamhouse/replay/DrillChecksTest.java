@@ -67,6 +67,15 @@ class DrillChecksTest {
     }
 
     @Test
+    void onlyAnAnsweredAuthorizeWithoutADecisionIsStillAwaited() {
+        var answers = List.of(decided("t1", "ALLOW"), fallback("t2"), new DrillChecks.Answer("t3", 503, null, false, 0, 1),
+                new DrillChecks.Answer("t4", 422, null, false, 0, 1));
+
+        assertThat(DrillChecks.undecided(answers, Map.of("t1", List.of("ALLOW")))).isEqualTo(1);
+        assertThat(DrillChecks.undecided(answers, Map.of("t1", List.of("ALLOW"), "t2", List.of("REVIEW")))).isZero();
+    }
+
+    @Test
     void findsRepeatedAlertIds() {
         assertThat(DrillChecks.repeated(List.of("a", "b", "a", "c", "b", "a"))).containsExactly("a", "b");
         assertThat(DrillChecks.repeated(List.of("a", "b"))).isEmpty();
