@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -33,7 +34,13 @@ import static org.awaitility.Awaitility.await;
  * component back in a new process and the lag of the groups it feeds back under the bound. Recovery times are printed,
  * never asserted. {@code restart-broker} runs last: a CEP divergence it causes stays on the log and would fail the
  * rebuild of every later drill on this stack (docs/operations.md, "Replay drills").
+ *
+ * <p>Tagged {@code drills} and left out of the suite: its one complete run took 857 s at load 19-30, far beyond the
+ * suite's budget (each drill rebuilds everything and audits the lake). Run it with
+ * {@code ./mvnw -B -pl replay -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=DrillIT
+ * -Dstreamhouse.it.excludedGroups=docker}.
  */
+@Tag("drills")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DrillIT {
     private static final int RATE = 10, ASYNC_RATE = 10, DURATION = 6, FAULT_AFTER = 2;
