@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
         subcommands = {ReplayCli.Rebuild.class, Backfill.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:equal (rebuild, backfill), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, a backfill's stitch is not exact, or a drill check failed",
-                "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap)",
+                "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap; promote: a shadow not at its cut)",
                 "3:environment (no running stack, broker or registry not answering, live behind the cut, shadow failed)"})
 public final class ReplayCli implements Callable<Integer> {
     public static final int EQUAL = 0, DIVERGENT = 1, BAD_INPUT = 2, ENVIRONMENT = 3;
@@ -345,7 +345,7 @@ public final class ReplayCli implements Callable<Integer> {
     }
 
     @Command(name = "promote", mixinStandardHelpOptions = true,
-            description = "Serve from a rebuilt serving shadow from the api's next start (serving only: decisions are not served state).")
+            description = "Serve from a rebuilt or backfilled serving shadow from the api's next start (serving only: decisions are not served state).")
     static final class Promote implements Callable<Integer> {
         @CommandLine.ParentCommand
         ReplayCli parent;
