@@ -656,6 +656,15 @@ class ReplayIT {
             assertThat(committed.get(tp)).as("the backfilled shadow's offset on the live " + tp).isEqualTo(cut.get(tp.toString()).asLong());
         }
 
+        // A shadow missing its offset on one live partition would start it from the log's start: promote refuses it.
+        TopicPartition one = Groups.ends(admin, List.of(Topics.PARCEL_SCANS.name())).keySet().iterator().next();
+        admin.deleteConsumerGroupOffsets(app, java.util.Set.of(one)).all().get();
+        Run refused = replay(stack("promote", id));
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(refused.err()).contains("no committed offset on " + one);
+        admin.alterConsumerGroupOffsets(app, Map.of(one, new org.apache.kafka.clients.consumer.OffsetAndMetadata(committed.get(one))))
+                .all().get();
+
         Run promote = replay(stack("promote", id));
 
         assertThat(promote.exit()).as(promote.err()).isZero();
@@ -782,9 +791,10 @@ class ReplayIT {
         assertThat(api.exit()).as(api.err() + api.out()).isEqualTo(ReplayCli.DIVERGENT);
         JsonNode apiDecisions = target(api.json(), "decisions").get("decisions");
         assertThat(apiDecisions.get("transactions").asLong()).isEqualTo(transactions.size());
-        assertThat(apiDecisions.get("divergent").asLong()).as("live's decisions all found (lake + log): " + apiDecisions.get("differences"))
-                .isEqualTo(beforeTheRuleChange);
-        assertThat(apiDecisions.get("differentRuleSetVersion").asLong()).isEqualTo(beforeTheRuleChange);
+        assertThat(apiDecisions.get("divergent").asLong()).as(apiDecisions.get("differences").toString()).isEqualTo(beforeTheRuleChange);
+        // Each of them has a live decision to differ from: live's decisions all found, the log's deleted head in the lake.
+        assertThat(apiDecisions.get("differentRuleSetVersion").asLong()).as("live's decisions all found (lake + log): "
+                + apiDecisions.get("differences")).isEqualTo(beforeTheRuleChange);
 
         Run existing = backfillDecisions(id, snapshotTime, LIVE_D, Target.shadowOutputs(LIVE_D).of(""), catalogProperties, true);
         assertThat(existing.exit()).as(existing.err()).isEqualTo(ReplayCli.BAD_INPUT);
