@@ -7,7 +7,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.domain.wire.WireFormat;
-import io.streamhouse.projections.serving.ServingTopology;
+import io.streamhouse.domain.event.TransactionDecision;
 import org.apache.avro.Schema;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificData;
@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -57,24 +58,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code replay backfill serving}: rebuilds the serving projections when the log no longer reaches back to offset 0.
+ * {@code replay backfill serving|decisions|all}: rebuilds the api's Streams state when the log no longer reaches back
+ * to offset 0.
  *
  * <p>Per input partition it stitches one input: the rows of the topic's Iceberg table at one snapshot (turned back
  * into the topic's Avro in the registry's wire format, keyed as the topology requires, with their Kafka timestamps,
  * in {@code _offset} order) up to the highest {@code _offset} the snapshot holds, then the log's own records from
  * exactly the next offset to the cut. The stitch goes to the shadow's own input topics
  * ({@code <shadow app>.input.<topic>}, same partitions), the live topology runs over them under the shadow's
- * application id, and its stores are compared with live as {@code rebuild} does.
+ * application id, and its stores are compared with live as {@code rebuild} does. The decision topology's fraud-alert
+ * global table is stitched the same way; its decisions are recomputed for the lake part too (the card activity is a
+ * fold over every request) and compared with live's by transaction id, live's own decisions read from the lake where
+ * the decisions log no longer holds them. The shadow's group then gets the live cut as its committed offsets on the
+ * live inputs, so a promoted shadow continues from the log exactly where the stitch ended.
  *
  * <p>Refused (exit 2), never papered over: a topic without a table or snapshot, and a gap — a partition whose log
- * starts after the snapshot's next offset. A snapshot that is ahead of the cut is cut at the cut. Exactness is
- * checked, not assumed: the lake's offsets per partition are distinct; on the rows the lake and the log both still
- * hold, every converted row equals the log's record byte for byte (count and digest); the stitched input read back
- * has exactly lake rows + log records per partition, and its digests equal those of what was stitched. Any of these
- * failing, or a store differing from live, is exit 1.
+ * starts after the snapshot's next offset (the live decisions' too). A snapshot that is ahead of the cut is cut at the
+ * cut. Exactness is checked, not assumed: the lake's offsets per partition are distinct; on the rows the lake and the
+ * log both still hold, every converted row equals the log's record byte for byte (count and digest); the stitched
+ * input read back has exactly lake rows + log records per partition, and its digests equal those of what was stitched.
+ * Any of these failing, a store or a decision differing from live, is exit 1.
  */
 @Command(name = "backfill", mixinStandardHelpOptions = true,
-        description = "Rebuild serving from the lake (one Iceberg snapshot) stitched to the log's next offsets, then compare with live.")
+        description = "Rebuild serving, decisions or all from the lake (one Iceberg snapshot) stitched to the log's next offsets, then compare with live.")
 final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     static final String CATALOG_PREFIX = "lake.catalog.";
 
@@ -82,7 +88,8 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     ReplayCli parent;
     @Mixin
     ReplayCli.Stack stack;
-    @CommandLine.Parameters(paramLabel = "<serving>", description = "what to rebuild (serving: the decisions topology is not backfilled)")
+    @CommandLine.Parameters(paramLabel = "<serving|decisions|all>", description = "what to rebuild (all: decisions, then serving; "
+            + "the CEP job reads the log only: use rebuild cep)")
     String what;
     @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
     String id;
@@ -93,9 +100,14 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     Map<String, String> catalog;
     @Option(names = "--serving-app-id", description = "live serving application id (default: the promoted one, else streamhouse-serving)")
     String servingAppId;
+    @Option(names = "--decisions-app-id", defaultValue = "streamhouse-api", description = "live decision application id (default ${DEFAULT-VALUE})")
+    String decisionsAppId;
+    @Option(names = "--decisions-output-prefix", defaultValue = "",
+            description = "the live decision application's output prefix, if it writes to <prefix><topic> (default none)")
+    String decisionsOutputPrefix;
 
     /** One input partition's stitch: what came from the lake, what from the log, and the checks on both. */
-    record Stitch(String topic, int partition, long lakeRows, long lakeLastOffset, long logStart, long cut, long logRecords,
+    record Stitch(String target, String topic, int partition, long lakeRows, long lakeLastOffset, long logStart, long cut, long logRecords,
                   long stitched, long overlapRows, boolean overlapEqual, String overlapDifference, String lakeDigest, String logDigest,
                   boolean readBackEqual) {
         boolean exact() {
@@ -103,16 +115,34 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         }
     }
 
+    /**
+     * @param targets each target's comparison; its {@code cut} is the live log's cut (where the stitch ended, and what
+     *                the shadow's group has committed on the live inputs for promote)
+     */
     record Summary(String shadowId, String result, long divergences, long durationMs, Map<String, Long> snapshots,
-                   List<Stitch> stitches, Report.TargetReport serving) {
+                   List<Stitch> stitches, List<Report.TargetReport> targets) {
+    }
+
+    /** Where a backfill's summary is kept (promote reads it as it reads a rebuild's). */
+    static Path file(Path data, String shadowId) {
+        return data.resolve("replay").resolve(shadowId + ".backfill.json");
+    }
+
+    /** What one target needs from the lake and the log, gathered (and gaps refused) before anything is created. */
+    private record Plan(Target target, String liveId, String app, Cut liveCut, Cut stitchCut, List<Topic<String, ?>> topics,
+                        LakeRows.Snapshotted liveDecisions, Cut liveDecisionsCut) {
     }
 
     @Override
     public Integer call() throws Exception {
-        if (!"serving".equalsIgnoreCase(what.trim())) {
-            throw new ReplayCli.BadInput("backfill rebuilds serving only, not '" + what + "' (the decisions topology reads global "
-                    + "tables from live topics; use rebuild)");
-        }
+        List<Target> targets = switch (what.trim().toLowerCase(Locale.ROOT)) {
+            case "serving" -> List.of(Target.SERVING);
+            case "decisions" -> List.of(Target.DECISIONS);
+            case "all" -> List.of(Target.DECISIONS, Target.SERVING);
+            case "cep" -> throw new ReplayCli.BadInput("backfill rebuilds serving, decisions or all, not cep: the CEP job is "
+                    + "rebuilt from the log (./streamhouse replay rebuild cep)");
+            default -> throw new ReplayCli.BadInput("unknown projection '" + what + "': backfill rebuilds serving, decisions or all");
+        };
         if (maxDiffs < 0 || timeoutSeconds < 1 || liveTimeoutSeconds < 1) {
             throw new ReplayCli.BadInput("--max-diffs must be 0 or more, --timeout and --live-timeout at least 1");
         }
@@ -122,77 +152,62 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         Endpoints endpoints = stack.endpoints();
         Map<String, String> catalogProperties = catalogProperties();
         ReplayCli.Stack.requireRegistry(endpoints);
-        Target target = Target.SERVING;
-        String app = target.shadowApplicationId(shadowId);
-        String inputPrefix = app + ".input.";
-        Path record = stack.data().resolve("replay").resolve(shadowId + ".backfill.json");
+        Path record = file(stack.data(), shadowId);
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Instant began = Instant.now();
         try (Admin admin = stack.admin(endpoints);
              CachingSchemaRegistryClient registry = new CachingSchemaRegistryClient(endpoints.registryUrl())) {
             TopicSerdes serdes = new RegistryTopicSerdes(registry);
-            String liveId = servingAppId != null ? servingAppId : stack.liveServingId();
-            if (Files.exists(record) || Files.exists(Records.file(stack.data(), shadowId)) || Groups.exists(admin, app)
-                    || !Groups.topicsWithPrefix(admin, app + "-").isEmpty() || !Groups.topicsWithPrefix(admin, app + ".").isEmpty()) {
-                throw new ReplayCli.BadInput("the shadow '" + shadowId + "' already exists (" + app + "): choose another --id, or "
-                        + "./streamhouse replay discard " + shadowId);
+            for (Target target : targets) {
+                String app = target.shadowApplicationId(shadowId), liveId = liveId(target);
+                if (Files.exists(record) || Files.exists(Records.file(stack.data(), shadowId)) || Groups.exists(admin, app)
+                        || !Groups.topicsWithPrefix(admin, app + "-").isEmpty() || !Groups.topicsWithPrefix(admin, app + ".").isEmpty()) {
+                    throw new ReplayCli.BadInput("the shadow '" + shadowId + "' already exists (" + app + "): choose another --id, or "
+                            + "./streamhouse replay discard " + shadowId);
+                }
+                if (!Groups.exists(admin, liveId)) {
+                    throw new Endpoints.EnvironmentException("the live application " + liveId + " has no consumer group on "
+                            + endpoints.bootstrapServers() + ": is the api running? (--" + target.label() + "-app-id)");
+                }
             }
-            if (!Groups.exists(admin, liveId)) {
-                throw new Endpoints.EnvironmentException("the live application " + liveId + " has no consumer group on "
-                        + endpoints.bootstrapServers() + ": is the api running? (--serving-app-id)");
-            }
-            Cut liveCut = Cut.take(admin, target.inputTopics());
-            if (!Groups.awaitCaughtUp(admin, liveId, liveCut, target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
-                    left -> { }, () -> false)) {
-                throw new Endpoints.EnvironmentException("the live application " + liveId + " has not reached the cut within "
-                        + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");
-            }
-            // Read every table and refuse gaps before anything is created: a refusal leaves nothing behind.
+            // Cut, read every table and refuse gaps before anything is created: a refusal leaves nothing behind.
             LakeRows lake = new LakeRows(catalogProperties);
             Map<String, LakeRows.Snapshotted> tables = new LinkedHashMap<>();
             Map<String, Long> snapshots = new TreeMap<>();
-            for (Topic<String, ?> topic : inputs(target)) {
-                LakeRows.Snapshotted rows = lake.read(topic.name(), SpecificData.get().getSchema(topic.valueType()), asOf);
-                tables.put(topic.name(), rows);
-                snapshots.put(rows.table(), rows.snapshotId() == null ? -1L : rows.snapshotId());
-                requireNoGap(topic, rows, liveCut);
+            List<Plan> plans = new ArrayList<>();
+            for (Target target : targets) {
+                plans.add(plan(target, shadowId, admin, lake, tables, snapshots));
             }
             if (!json) {
-                out.printf(Locale.ROOT, "serving: cut at the inputs' ends now, %,d offsets on %d partitions; lake snapshots %s%n",
-                        liveCut.span(), liveCut.offsets().size(), snapshots);
+                plans.forEach(plan -> out.printf(Locale.ROOT, "%s: cut at the inputs' ends now, %,d offsets on %d partitions; shadow %s%n",
+                        plan.target().label(), plan.liveCut().span(), plan.liveCut().offsets().size(), plan.app()));
+                out.printf(Locale.ROOT, "lake snapshots %s%n", snapshots);
             }
-            List<Stitch> stitches = stitch(admin, endpoints.bootstrapServers(), serdes, inputs(target), tables, liveCut, inputPrefix, timeout);
-            if (!json) {
-                stitches.forEach(s -> out.printf(Locale.ROOT, "  %-36s p%d: lake %,d rows to offset %d + log %,d from %d (log starts %d) = %,d "
-                                + "stitched; %,d rows in both %s; read back %s%n", s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(),
-                        s.logRecords(), s.lakeLastOffset() + 1, s.logStart(), s.stitched(), s.overlapRows(),
-                        s.overlapEqual() ? "equal" : "DIFFER, first at " + s.overlapDifference(), s.readBackEqual() ? "exact" : "DIFFERS"));
-            }
-            Cut shadowCut = Cut.take(admin, target.inputTopics().stream().map(t -> inputPrefix + t).toList());
-            Path stateDir = stack.data().resolve("replay").resolve("state");
-            Files.createDirectories(stateDir);
             Progress progress = json ? Progress.none() : Progress.to(parent.err(), System.console() != null);
-            OutputTopics outputs = Target.shadowOutputs(app).withInputs(inputPrefix);
-            ShadowRun.Result result = ShadowRun.run(target, app, outputs, shadowCut, admin, endpoints.bootstrapServers(), serdes,
-                    stateDir, timeout, progress);
-            Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
-            Verify.Side live = new Verify.Side(liveId, OutputTopics.LIVE);
-            Verify.Side shadow = new Verify.Side(app, outputs);
-            List<Report.StoreReport> stores = target.stores().stream().map(s -> verify.compare(s, live, shadow)).toList();
-            long inexact = stitches.stream().filter(s -> !s.exact()).count();
-            long divergences = stores.stream().mapToLong(Report.StoreReport::divergentKeys).sum() + inexact;
-            Map<String, Long> cutView = new TreeMap<>();
-            shadowCut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
-            Report.TargetReport serving = new Report.TargetReport(target.label(), liveId, app, result.events(), result.dropped(),
-                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, null, null, divergences);
+            List<Stitch> stitches = new ArrayList<>();
+            List<Report.TargetReport> reports = new ArrayList<>();
+            for (Plan plan : plans) {
+                List<Stitch> stitched = stitch(admin, endpoints.bootstrapServers(), serdes, plan, tables, timeout);
+                if (!json) {
+                    stitched.forEach(s -> out.printf(Locale.ROOT, "  %-36s p%d: lake %,d rows to offset %d + log %,d from %d (log starts %d) = %,d "
+                                    + "stitched; %,d rows in both %s; read back %s%n", s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(),
+                            s.logRecords(), s.lakeLastOffset() + 1, s.logStart(), s.stitched(), s.overlapRows(),
+                            s.overlapEqual() ? "equal" : "DIFFER, first at " + s.overlapDifference(), s.readBackEqual() ? "exact" : "DIFFERS"));
+                }
+                stitches.addAll(stitched);
+                long inexact = stitched.stream().filter(s -> !s.exact()).count();
+                reports.add(rebuild(plan, inexact, admin, endpoints, serdes, timeout, progress));
+            }
+            long divergences = reports.stream().mapToLong(Report.TargetReport::divergences).sum();
             Summary summary = new Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
-                    Duration.between(began, Instant.now()).toMillis(), snapshots, stitches, serving);
+                    Duration.between(began, Instant.now()).toMillis(), snapshots, stitches, reports);
             Files.createDirectories(record.getParent());
             Records.JSON.writeValue(record.toFile(), summary);
             if (json) {
                 out.println(Records.JSON.writeValueAsString(summary));
             } else {
-                Records.print(new Report.Summary(shadowId, summary.result(), divergences, summary.durationMs(), List.of(serving)), out);
+                Records.print(new Report.Summary(shadowId, summary.result(), divergences, summary.durationMs(), reports), out);
+                long inexact = stitches.stream().filter(s -> !s.exact()).count();
                 if (inexact > 0) {
                     out.printf(Locale.ROOT, "  %d partitions were not stitched exactly (see above)%n", inexact);
                 }
@@ -201,13 +216,129 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Topic<String, ?>> inputs(Target target) {
-        List<Topic<String, ?>> out = new ArrayList<>();
-        for (String name : target.inputTopics()) {
-            out.add((Topic<String, ?>) Topics.all().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow());
+    private String liveId(Target target) throws IOException {
+        return switch (target) {
+            case SERVING -> servingAppId != null ? servingAppId : stack.liveServingId();
+            case DECISIONS -> decisionsAppId;
+        };
+    }
+
+    private String liveDecisionsTopic() {
+        return decisionsOutputPrefix + Topics.TRANSACTION_DECISIONS.name();
+    }
+
+    /** Takes the target's cut once live has reached it, reads its tables (each once) and refuses any gap. */
+    private Plan plan(Target target, String shadowId, Admin admin, LakeRows lake, Map<String, LakeRows.Snapshotted> tables,
+                      Map<String, Long> snapshots) throws Exception {
+        String liveId = liveId(target), app = target.shadowApplicationId(shadowId);
+        Cut liveCut = Cut.take(admin, target.inputTopics());
+        if (!Groups.awaitCaughtUp(admin, liveId, liveCut, target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
+                left -> { }, () -> false)) {
+            throw new Endpoints.EnvironmentException("the live application " + liveId + " has not reached the cut within "
+                    + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");
         }
-        return out;
+        List<Topic<String, ?>> topics = new ArrayList<>(target.inputs());
+        topics.addAll(target.globalInputs());
+        // The global tables are read whole: stitched to their ends now, which live has read too (it reads them as they come).
+        Cut globals = Cut.take(admin, target.globalInputs().stream().map(Topic::name).toList());
+        Map<TopicPartition, Long> offsets = new HashMap<>(liveCut.offsets()), earliest = new HashMap<>(liveCut.earliest());
+        offsets.putAll(globals.offsets());
+        earliest.putAll(globals.earliest());
+        Cut stitchCut = new Cut(offsets, earliest);
+        for (Topic<String, ?> topic : topics) {
+            LakeRows.Snapshotted rows = tables.computeIfAbsent(topic.name(), t -> lake.read(t, SpecificData.get().getSchema(topic.valueType()), asOf));
+            snapshots.put(rows.table(), rows.snapshotId() == null ? -1L : rows.snapshotId());
+            requireNoGap(topic, rows, stitchCut);
+        }
+        LakeRows.Snapshotted liveDecisions = null;
+        Cut liveDecisionsCut = null;
+        if (target == Target.DECISIONS) {
+            Cut rules = Cut.take(admin, List.of(Topics.RULES.name()));
+            rules.earliest().forEach((tp, start) -> {
+                if (start > 0) {
+                    throw new ReplayCli.BadInput(tp + " starts at offset " + start + ": the rules are read whole from the log (a "
+                            + "compacted topic keeps every rule's latest version from offset 0), and records were deleted from it");
+                }
+            });
+            // Live's decisions, compared by transaction id: where their log no longer reaches back, from the lake.
+            liveDecisionsCut = Cut.take(admin, List.of(liveDecisionsTopic()));
+            if (liveDecisionsCut.earliest().values().stream().anyMatch(start -> start > 0)) {
+                if (!decisionsOutputPrefix.isEmpty()) {
+                    throw new ReplayCli.BadInput(liveDecisionsTopic() + " no longer starts at offset 0, and only the live topics land "
+                            + "in the lake: live's decisions cannot all be read");
+                }
+                liveDecisions = tables.computeIfAbsent(Topics.TRANSACTION_DECISIONS.name(),
+                        t -> lake.read(t, SpecificData.get().getSchema(Topics.TRANSACTION_DECISIONS.valueType()), asOf));
+                snapshots.put(liveDecisions.table(), liveDecisions.snapshotId() == null ? -1L : liveDecisions.snapshotId());
+                requireNoGap(Topics.TRANSACTION_DECISIONS, liveDecisions, liveDecisionsCut);
+            }
+        }
+        return new Plan(target, liveId, app, liveCut, stitchCut, topics, liveDecisions, liveDecisionsCut);
+    }
+
+    /** Runs the target's topology over its stitched inputs, compares it with live, and leaves it promotable. */
+    private Report.TargetReport rebuild(Plan plan, long inexact, Admin admin, Endpoints endpoints, TopicSerdes serdes, Duration timeout,
+                                        Progress progress) throws Exception {
+        Target target = plan.target();
+        String app = plan.app(), inputPrefix = inputPrefix(app);
+        Cut shadowCut = Cut.take(admin, target.inputTopics().stream().map(t -> inputPrefix + t).toList());
+        Path stateDir = stack.data().resolve("replay").resolve("state");
+        Files.createDirectories(stateDir);
+        OutputTopics outputs = Target.shadowOutputs(app).withInputs(inputPrefix);
+        ShadowRun.Result result = ShadowRun.run(target, app, outputs, shadowCut, admin, endpoints.bootstrapServers(), serdes,
+                stateDir, timeout, progress);
+        // The stitch ended at the live cut: that is where a promoted shadow continues on the live inputs.
+        ShadowRun.resetToCut(admin, app, plan.liveCut());
+        Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
+        OutputTopics liveOutputs = target == Target.DECISIONS ? new OutputTopics(decisionsOutputPrefix) : OutputTopics.LIVE;
+        Verify.Side live = new Verify.Side(plan.liveId(), liveOutputs);
+        Verify.Side shadow = new Verify.Side(app, outputs);
+        List<Report.StoreReport> stores = target.stores().stream().map(s -> verify.compare(s, live, shadow)).toList();
+        Report.DecisionReport decisions = target == Target.DECISIONS ? compareDecisions(plan, verify, shadowCut, shadow) : null;
+        long divergences = stores.stream().mapToLong(Report.StoreReport::divergentKeys).sum() + inexact
+                + (decisions == null ? 0 : decisions.divergent());
+        Map<String, Long> cutView = new TreeMap<>();
+        plan.liveCut().offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
+        return new Report.TargetReport(target.label(), plan.liveId(), app, result.events(), result.dropped(),
+                result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, null, divergences);
+    }
+
+    /**
+     * Every stitched request's decision, recomputed by the shadow for the lake part too, against live's: from live's
+     * decisions log, and from the lake's decisions table for the offsets that log no longer holds.
+     */
+    private Report.DecisionReport compareDecisions(Plan plan, Verify verify, Cut shadowCut, Verify.Side shadow) throws IOException {
+        String requests = inputPrefix(plan.app()) + Topics.TRANSACTION_REQUESTS.name();
+        Map<TopicPartition, Long> requestEnds = new HashMap<>();
+        shadowCut.offsets().forEach((tp, end) -> {
+            if (tp.topic().equals(requests)) {
+                requestEnds.put(tp, end);
+            }
+        });
+        Set<String> transactions = verify.transactions(requestEnds);
+        Map<String, List<TransactionDecision>> live = new TreeMap<>(verify.decisions(liveDecisionsTopic(), transactions));
+        if (plan.liveDecisions() != null) {
+            SpecificDatumReader<TransactionDecision> reader = new SpecificDatumReader<>(TransactionDecision.class);
+            for (var partition : plan.liveDecisions().byPartition().entrySet()) {
+                long logStart = plan.liveDecisionsCut().earliest()
+                        .getOrDefault(new TopicPartition(liveDecisionsTopic(), partition.getKey()), 0L);
+                for (LakeRows.Row row : partition.getValue()) {
+                    if (row.offset() >= logStart) {
+                        break;
+                    }
+                    TransactionDecision d = reader.read(null, DecoderFactory.get().binaryDecoder(row.avro(), null));
+                    if (transactions.contains(d.getTransactionId())) {
+                        live.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>()).add(Verify.comparable(d));
+                    }
+                }
+            }
+        }
+        return verify.compareDecisions(transactions, live,
+                verify.decisions(shadow.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions));
+    }
+
+    static String inputPrefix(String shadowApplicationId) {
+        return shadowApplicationId + ".input.";
     }
 
     private Map<String, String> catalogProperties() {
@@ -262,10 +393,10 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         return last + 1;
     }
 
-    private static List<Stitch> stitch(Admin admin, String bootstrap, TopicSerdes serdes, List<Topic<String, ?>> topics,
-                                       Map<String, LakeRows.Snapshotted> tables, Cut cut, String inputPrefix, Duration timeout)
-            throws Exception {
-        List<NewTopic> create = topics.stream().map(t -> new NewTopic(inputPrefix + t.name(), t.partitions(), (short) -1)
+    private static List<Stitch> stitch(Admin admin, String bootstrap, TopicSerdes serdes, Plan plan,
+                                       Map<String, LakeRows.Snapshotted> tables, Duration timeout) throws Exception {
+        String inputPrefix = inputPrefix(plan.app());
+        List<NewTopic> create = plan.topics().stream().map(t -> new NewTopic(inputPrefix + t.name(), t.partitions(), (short) -1)
                 .configs(t.configs())).toList();
         try {
             admin.createTopics(create).all().get(30, TimeUnit.SECONDS);
@@ -277,8 +408,9 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.LINGER_MS_CONFIG, 20), new ByteArraySerializer(), new ByteArraySerializer());
              KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
-            for (Topic<String, ?> topic : topics) {
-                stitches.addAll(stitchTopic(producer, consumer, serdes, topic, tables.get(topic.name()), cut, inputPrefix, timeout));
+            for (Topic<String, ?> topic : plan.topics()) {
+                stitches.addAll(stitchTopic(producer, consumer, serdes, plan.target(), topic, tables.get(topic.name()), plan.stitchCut(),
+                        inputPrefix, timeout));
             }
             producer.flush();
             for (int i = 0; i < stitches.size(); i++) {
@@ -289,7 +421,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     }
 
     private static <V> List<Stitch> stitchTopic(KafkaProducer<byte[], byte[]> producer, KafkaConsumer<byte[], byte[]> consumer,
-                                                TopicSerdes serdes, Topic<String, V> topic, LakeRows.Snapshotted rows, Cut cut,
+                                                TopicSerdes serdes, Target target, Topic<String, V> topic, LakeRows.Snapshotted rows, Cut cut,
                                                 String inputPrefix, Duration timeout) throws Exception {
         Schema schema = SpecificData.get().getSchema(topic.valueType());
         SpecificDatumReader<V> reader = new SpecificDatumReader<>(schema);
@@ -303,7 +435,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
             Digest lakeDigest = new Digest();
             Map<Long, byte[][]> lakeInLog = new HashMap<>();
             long lakeRows = 0, previous = -1;
-            String target = inputPrefix + topic.name();
+            String copy = inputPrefix + topic.name();
             for (LakeRows.Row r : rows.byPartition().getOrDefault(p, List.of())) {
                 if (r.offset() >= end) {
                     break;
@@ -314,14 +446,14 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                 }
                 previous = r.offset();
                 V value = reader.read(null, DecoderFactory.get().binaryDecoder(r.avro(), null));
-                byte[] key = ServingTopology.inputKey(topic, value).getBytes(StandardCharsets.UTF_8);
+                byte[] key = target.inputKey(topic, value).getBytes(StandardCharsets.UTF_8);
                 if (schemaId == null) {
                     schemaId = WireFormat.schemaId(serializer.serialize(topic.name(), value), topic.name());
                 }
                 // The row's own Avro, not the generated object's re-encoding: a generated class reads a map into a
                 // HashMap, which would re-encode its entries in another order than the producer wrote them.
                 byte[] wire = WireFormat.frame(schemaId, r.avro());
-                producer.send(new ProducerRecord<>(target, p, r.timestampMs(), key, wire));
+                producer.send(new ProducerRecord<>(copy, p, r.timestampMs(), key, wire));
                 lakeDigest.add(key, canonical(topic.name(), wire));
                 lakeRows++;
                 if (r.offset() >= logStart) {
@@ -355,7 +487,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                                 firstDifference = "offset " + r.offset() + ": " + difference;
                             }
                         } else {
-                            producer.send(new ProducerRecord<>(target, p, r.timestamp(), r.key(), r.value(), r.headers()));
+                            producer.send(new ProducerRecord<>(copy, p, r.timestamp(), r.key(), r.value(), r.headers()));
                             logDigest.add(r.key(), canonical(topic.name(), r.value()));
                             logRecords++;
                         }
@@ -367,7 +499,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                 // the lake holds an offset the log (read_committed) does not: an aborted record, or not ours
                 firstDifference = "offset " + lakeInLog.keySet().stream().min(Long::compare).orElseThrow() + ": in the lake, not in the log";
             }
-            out.add(new Stitch(topic.name(), p, lakeRows, next - 1, logStart, end, logRecords, -1, overlapRows, firstDifference == null,
+            out.add(new Stitch(target.label(), topic.name(), p, lakeRows, next - 1, logStart, end, logRecords, -1, overlapRows, firstDifference == null,
                     firstDifference, lakeDigest.hex(), logDigest.hex(), false));
         }
         return out;
@@ -393,7 +525,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         }
         consumer.assign(List.of());
         boolean equal = count == end && lake.hex().equals(s.lakeDigest()) && log.hex().equals(s.logDigest());
-        return new Stitch(s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(), s.logStart(), s.cut(), s.logRecords(), count,
+        return new Stitch(s.target(), s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(), s.logStart(), s.cut(), s.logRecords(), count,
                 s.overlapRows(), s.overlapEqual(), s.overlapDifference(), s.lakeDigest(), s.logDigest(), equal);
     }
 

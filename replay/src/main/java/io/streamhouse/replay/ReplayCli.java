@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
         subcommands = {ReplayCli.Rebuild.class, Backfill.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:equal (rebuild, backfill), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, a backfill's stitch is not exact, or a drill check failed",
-                "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap)",
+                "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap; promote: a shadow not at its cut)",
                 "3:environment (no running stack, broker or registry not answering, live behind the cut, shadow failed)"})
 public final class ReplayCli implements Callable<Integer> {
     public static final int EQUAL = 0, DIVERGENT = 1, BAD_INPUT = 2, ENVIRONMENT = 3;
@@ -337,7 +337,7 @@ public final class ReplayCli implements Callable<Integer> {
     }
 
     @Command(name = "promote", mixinStandardHelpOptions = true,
-            description = "Serve from a rebuilt serving shadow from the api's next start (serving only: decisions are not served state).")
+            description = "Serve from a rebuilt or backfilled serving shadow from the api's next start (serving only: decisions are not served state).")
     static final class Promote implements Callable<Integer> {
         @CommandLine.ParentCommand
         ReplayCli parent;
@@ -351,18 +351,27 @@ public final class ReplayCli implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             String shadowId = requireShadowId(id);
-            Path record = Records.file(stack.data(), shadowId);
-            if (!Files.isRegularFile(record)) {
-                throw new BadInput("no rebuild '" + shadowId + "' in " + record.getParent() + ": run ./streamhouse replay rebuild serving --id " + shadowId);
+            Path record = Records.file(stack.data(), shadowId), backfilled = Backfill.file(stack.data(), shadowId);
+            Report.Summary summary;
+            if (Files.isRegularFile(record)) {
+                summary = Records.JSON.readValue(record.toFile(), Report.Summary.class);
+            } else if (Files.isRegularFile(backfilled)) {
+                Backfill.Summary b = Records.JSON.readValue(backfilled.toFile(), Backfill.Summary.class);
+                if (b.targets() == null) {
+                    throw new BadInput("the backfill '" + shadowId + "' was made by an older replay that left its offsets on its own "
+                            + "input topics only: run the backfill again to promote it");
+                }
+                summary = new Report.Summary(b.shadowId(), b.result(), b.divergences(), b.durationMs(), b.targets());
+            } else {
+                throw new BadInput("no rebuild or backfill '" + shadowId + "' in " + record.getParent()
+                        + ": run ./streamhouse replay rebuild serving --id " + shadowId + " (or backfill serving)");
             }
-            Report.Summary summary = Records.JSON.readValue(record.toFile(), Report.Summary.class);
             String app = Target.SERVING.shadowApplicationId(shadowId);
-            if (summary.targets().stream().noneMatch(t -> t.shadowApplicationId().equals(app))) {
-                throw new BadInput("the rebuild '" + shadowId + "' has no serving shadow: only serving can be promoted "
-                        + "(decisions are a log, not served state)");
-            }
+            Report.TargetReport serving = summary.targets().stream().filter(t -> app.equals(t.shadowApplicationId())).findFirst()
+                    .orElseThrow(() -> new BadInput("the shadow '" + shadowId + "' has no serving shadow: only serving can be promoted "
+                            + "(decisions are a log, not served state)"));
             if (!"EQUAL".equals(summary.result()) && !force) {
-                throw new BadInput("the rebuild '" + shadowId + "' diverged from live (" + summary.divergences()
+                throw new BadInput("the shadow '" + shadowId + "' diverged from live (" + summary.divergences()
                         + " divergences): fix the cause, or --force to serve it anyway");
             }
             Endpoints endpoints = stack.endpoints();
@@ -370,6 +379,7 @@ public final class ReplayCli implements Callable<Integer> {
                 if (Groups.topicsWithPrefix(admin, app + "-").isEmpty()) {
                     throw new BadInput("the shadow " + app + " has no changelogs on " + endpoints.bootstrapServers() + " (discarded?)");
                 }
+                requireAtTheCut(admin, app, serving);
             }
             String previous = stack.liveServingId();
             Files.writeString(stack.data().resolve(SERVING_ID_FILE), app + "\n");
@@ -378,6 +388,24 @@ public final class ReplayCli implements Callable<Integer> {
             parent.out.println("Restart the api now: ./streamhouse restart api (a stopped stack serves it at its next up).");
             parent.out.println("The previous state (" + previous + ") stays until its topics and group are deleted.");
             return EQUAL;
+        }
+    }
+
+    /**
+     * The api continues the promoted application from its group's offsets on the live inputs: each must be there, at
+     * least the cut the shadow was built to (a backfill's stitched inputs ended there; beyond it only if it has served
+     * since). A partition without one would start by the reset policy — from the log's start, counting twice what the
+     * shadow holds, or missing what retention dropped.
+     */
+    static void requireAtTheCut(Admin admin, String app, Report.TargetReport report) {
+        Map<org.apache.kafka.common.TopicPartition, Long> committed = Groups.committed(admin, app);
+        for (var tp : Groups.ends(admin, Target.SERVING.inputTopics()).keySet()) {
+            Long at = committed.get(tp), cut = report.cut() == null ? null : report.cut().get(tp.toString());
+            if (at == null || cut == null || at < cut) {
+                throw new BadInput("the shadow " + app + " has " + (at == null ? "no committed offset" : "offset " + at) + " on " + tp
+                        + (cut == null ? " and its record no cut there" : ", short of its cut " + cut)
+                        + ": served, it would not continue where it was built to");
+            }
         }
     }
 

@@ -98,7 +98,7 @@ final class ShadowRun {
     }
 
     /** The shadow's copies of the live outputs, created as the live ones are (Streams creates only its internal topics). */
-    private static void createOutputs(Admin admin, Target target, String shadowApplicationId) {
+    static void createOutputs(Admin admin, Target target, String shadowApplicationId) {
         var outputs = Target.shadowOutputs(shadowApplicationId);
         List<NewTopic> topics = target.liveOutputs().stream()
                 .map((Topic<?, ?> t) -> new NewTopic(outputs.of(t.name()), t.partitions(), (short) -1).configs(t.configs()))
@@ -113,8 +113,11 @@ final class ShadowRun {
         }
     }
 
-    /** Sets the shadow's input offsets back to the cut where it read past it, once its closed member is out of the group. */
-    private static void resetToCut(Admin admin, String groupId, Cut cut) throws InterruptedException {
+    /**
+     * Sets the group's offsets to the cut where they differ (a shadow that read past it; a backfilled shadow, whose
+     * live inputs it never read), once its closed member is out of the group.
+     */
+    static void resetToCut(Admin admin, String groupId, Cut cut) throws InterruptedException {
         Map<TopicPartition, Long> committed = Groups.committed(admin, groupId);
         Map<TopicPartition, OffsetAndMetadata> reset = new HashMap<>();
         cut.offsets().forEach((tp, end) -> {

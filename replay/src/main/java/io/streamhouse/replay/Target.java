@@ -114,6 +114,30 @@ public enum Target {
         };
     }
 
+    /**
+     * Topics read whole as global tables that a backfill stitches too (through the input prefix). The rules are not
+     * among them: {@code rules.definitions} is compacted, its log keeps every rule's latest version from offset 0.
+     */
+    public List<Topic<String, ?>> globalInputs() {
+        return switch (this) {
+            case SERVING -> List.of();
+            case DECISIONS -> List.of(Topics.FRAUD_ALERTS);
+        };
+    }
+
+    /** The key a record of {@code topic} (an input or global input) must have: the topology's own check. */
+    public String inputKey(Topic<?, ?> topic, Object value) {
+        return switch (this) {
+            case SERVING -> ServingTopology.inputKey(topic, value);
+            case DECISIONS -> DecisionTopology.inputKey(topic, value);
+        };
+    }
+
+    /** The stream inputs as typed topics. */
+    public List<Topic<String, ?>> inputs() {
+        return inputs;
+    }
+
     public List<Store> stores() {
         return stores;
     }

@@ -98,23 +98,37 @@ final class Verify {
      * on either side; a side with two decisions for one transaction id differs even if both are alike.
      */
     Report.DecisionReport compareDecisions(Cut cut, Side live, Side shadow) {
-        Deserializer<TransactionAuthorizationRequested> requests = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
-        Set<String> transactions = new HashSet<>();
         Map<TopicPartition, Long> requestEnds = new HashMap<>();
         cut.offsets().forEach((tp, end) -> {
             if (tp.topic().equals(Topics.TRANSACTION_REQUESTS.name())) {
                 requestEnds.put(tp, end);
             }
         });
+        Set<String> transactions = transactions(requestEnds);
+        return compareDecisions(transactions, decisions(live.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions),
+                decisions(shadow.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions));
+    }
+
+    /** The transaction ids of the readable requests on these partitions, before their ends. */
+    Set<String> transactions(Map<TopicPartition, Long> requestEnds) {
+        Deserializer<TransactionAuthorizationRequested> requests = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
+        Set<String> transactions = new HashSet<>();
         reader.read(requestEnds, r -> {
             try {
-                transactions.add(requests.deserialize(r.topic(), r.value()).getTransactionId());
+                transactions.add(requests.deserialize(Topics.TRANSACTION_REQUESTS.name(), r.value()).getTransactionId());
             } catch (RuntimeException unreadable) {
                 // dead-lettered by both sides: no decision to compare
             }
         });
-        Map<String, List<TransactionDecision>> a = decisions(live.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions);
-        Map<String, List<TransactionDecision>> b = decisions(shadow.outputs().of(Topics.TRANSACTION_DECISIONS.name()), transactions);
+        return transactions;
+    }
+
+    /**
+     * Each transaction's decisions on two sides, as {@link #decisions} collects them: one decision per id on each side,
+     * equal in every field a rerun reproduces, is the only pass.
+     */
+    Report.DecisionReport compareDecisions(Set<String> transactions, Map<String, List<TransactionDecision>> a,
+                                           Map<String, List<TransactionDecision>> b) {
         Set<String> ids = new TreeSet<>(a.keySet());
         ids.addAll(b.keySet());
         long divergent = 0, ruleSets = 0;
@@ -143,7 +157,7 @@ final class Verify {
     }
 
     /** The decisions on {@code topic} of the given transactions, without the fields a rerun may not reproduce. */
-    private Map<String, List<TransactionDecision>> decisions(String topic, Set<String> transactions) {
+    Map<String, List<TransactionDecision>> decisions(String topic, Set<String> transactions) {
         Deserializer<TransactionDecision> decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
         Map<String, List<TransactionDecision>> byId = new LinkedHashMap<>();
         reader.readAll(topic, r -> {

@@ -65,7 +65,9 @@ import static org.awaitility.Awaitility.await;
  * (CepMain in a child JVM, as ./streamhouse up runs it, writing its alerts under a test prefix so the decisions'
  * fraud-alert table stays as it was), then rebuilt into shadows and compared. In order: a rebuild equals live; a second
  * rebuild equals the first; records past the cut are not applied; a planted change in live state, and planted live
- * alerts, are reported; bad input and a missing stack get their exit codes.
+ * alerts, are reported; bad input and a missing stack get their exit codes; a rule changed mid-log is reported; then,
+ * with the logs' heads deleted, backfills of serving and decisions from the lake + log equal live, and a backfilled
+ * serving shadow, promoted, continues from the live cut.
  */
 @WithStreamhousePlatform
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -75,6 +77,8 @@ class ReplayIT {
     private static final String LIVE_API = "replay-it-api-" + RUN, LIVE_SERVING = "replay-it-serving-" + RUN;
     private static final String FIRST = "first-" + RUN, SECOND = "second-" + RUN, PLANTED = "planted-" + RUN;
     private static final String LIVE_CEP = "replay-it-cep-" + RUN, LIVE_CEP_PREFIX = LIVE_CEP + ".";
+    /** Live runs started for the backfills (test 9): serving, and decisions writing under its own prefix. */
+    private static final String LIVE_SERVING_B = "replay-it-serving-b-" + RUN, LIVE_D = "replay-it-api-d-" + RUN;
 
     /** The live CEP job writes under a prefix, not to the alert topics serving reads: these stores stay empty. */
     private static final java.util.Set<String> ALERT_STORES = java.util.Set.of(ServingStores.SUBJECT_ALERTS, ServingStores.ALERT_FEED);
@@ -503,12 +507,17 @@ class ReplayIT {
      * whole log. A gap (the log deleted past what the snapshot holds) and a time before any snapshot are refused.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void backfillStitchesTheLakeToTheLogExactlyAndEqualsLive() throws Exception {
         platform.lake();
-        String liveB = "replay-it-serving-b-" + RUN;
+        String liveB = LIVE_SERVING_B;
         live.add(start(liveB, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
         awaitLiveAt(Target.SERVING, liveB);
+        // For the decisions backfill (test 11): a live decision application over the whole log, started after the rule
+        // change of test 8 (so it decides everything under the rules a shadow reads) and before any head is deleted.
+        ShadowRun.createOutputs(admin, Target.DECISIONS, LIVE_D);
+        live.add(start(LIVE_D, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC(), Target.shadowOutputs(LIVE_D)), serdes)));
+        awaitLiveAt(Target.DECISIONS, LIVE_D);
         Map<TopicPartition, Long> landedEnds = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
         var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
         Map<TopicPartition, Long> logCounts = new java.util.HashMap<>();
@@ -601,7 +610,7 @@ class ReplayIT {
                 x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic().substring(inputs.length()), r.value())));
         ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new Backfill.Digest()).hex()).as("digest of " + tp)
                 .isEqualTo(original.getOrDefault(tp, new Backfill.Digest()).hex()));
-        JsonNode serving = summary.get("serving");
+        JsonNode serving = target(summary, "serving");
         assertThat(serving.get("divergences").asLong()).isZero();
         assertThat(store(serving, ServingStores.PARCEL_TRACKING).get("keys").asLong()).isPositive();
         assertThat(store(serving, ServingStores.CUSTOMER_STATE).get("keys").asLong()).isPositive();
@@ -619,9 +628,228 @@ class ReplayIT {
         Run before = backfill("early-" + RUN, java.time.Instant.parse("2000-01-01T00:00:00Z"), liveB, catalogProperties, true);
         assertThat(before.exit()).as(before.err()).isEqualTo(ReplayCli.BAD_INPUT);
         assertThat(before.err()).contains("no snapshot as of 2000-01-01T00:00:00Z").contains("in neither");
-        Run decisions = replay(stack("backfill", "decisions", "--lake-catalog", "uri=jdbc:nothing"));
-        assertThat(decisions.exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(decisions.err()).contains("serving only");
+        Run cep = replay(stack("backfill", "cep", "--lake-catalog", "uri=jdbc:nothing"));
+        assertThat(cep.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(cep.err()).contains("not cep").contains("rebuild cep");
+        Run unknown = replay(stack("backfill", "parcels", "--lake-catalog", "uri=jdbc:nothing"));
+        assertThat(unknown.exit()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(unknown.err()).contains("unknown projection 'parcels'");
+        Run existing = backfill(id, snapshotTime, liveB, catalogProperties, true);
+        assertThat(existing.exit()).as(existing.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(existing.err()).contains("already exists");
+    }
+
+    /**
+     * issue #22 item 1's promote, of a backfilled shadow: the backfill left the live cut (where its stitch ended) as
+     * its group's offsets on the live inputs; promoted and started as the api starts it (a fresh state directory), the
+     * serving application restores the rebuilt stores and continues from the log exactly there, through new traffic,
+     * to the same state as a live run over the whole log.
+     */
+    @Test
+    @Order(10)
+    void aBackfilledShadowIsPromotedAndContinuesFromTheLiveCut() throws Exception {
+        String id = "backfill-" + RUN, app = Target.SERVING.shadowApplicationId(id);
+        JsonNode cut = target(Records.JSON.readTree(Backfill.file(data, id).toFile()), "serving").get("cut");
+        Map<TopicPartition, Long> committed = Groups.committed(admin, app);
+        for (TopicPartition tp : Groups.ends(admin, Target.SERVING.inputTopics()).keySet()) {
+            assertThat(cut.has(tp.toString())).as("the live cut of " + tp + " in the record").isTrue();
+            assertThat(committed.get(tp)).as("the backfilled shadow's offset on the live " + tp).isEqualTo(cut.get(tp.toString()).asLong());
+        }
+
+        // A shadow missing its offset on one live partition would start it from the log's start: promote refuses it.
+        TopicPartition one = Groups.ends(admin, List.of(Topics.PARCEL_SCANS.name())).keySet().iterator().next();
+        admin.deleteConsumerGroupOffsets(app, java.util.Set.of(one)).all().get();
+        Run refused = replay(stack("promote", id));
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(refused.err()).contains("no committed offset on " + one);
+        admin.alterConsumerGroupOffsets(app, Map.of(one, new org.apache.kafka.clients.consumer.OffsetAndMetadata(committed.get(one))))
+                .all().get();
+
+        Run promote = replay(stack("promote", id));
+
+        assertThat(promote.exit()).as(promote.err()).isZero();
+        assertThat(Files.readString(data.resolve(ReplayCli.SERVING_ID_FILE)).trim()).isEqualTo(app);
+        Generation after = Generator.generate(GeneratorConfig.defaults(15, 200));
+        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
+            for (GeneratedEvent e : after.events()) {
+                sink.send(e);
+            }
+            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+        awaitLiveAt(Target.DECISIONS, LIVE_API);
+        awaitLiveAt(Target.SERVING, LIVE_SERVING_B);
+        live.add(start(app, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
+        awaitLiveAt(Target.SERVING, app);
+        var verify = new Verify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 5);
+        for (Target.Store store : Target.SERVING.stores()) {
+            var report = verify.compare(store, new Verify.Side(LIVE_SERVING_B, OutputTopics.LIVE), new Verify.Side(app, OutputTopics.LIVE));
+            if (!ALERT_STORES.contains(store.name())) {
+                assertThat(report.keys()).as(store.name()).isPositive();
+            }
+            assertThat(report.divergentKeys()).as(store.name() + ": " + report.differences()).isZero();
+        }
+    }
+
+    /**
+     * issue #22 item 3, decisions: the decision topology's inputs (and the fraud-alert table) landed, later traffic on
+     * the log only, then the first half of what landed deleted. The backfill recomputes every decision, the lake's part
+     * too, and they and the card activity and profiles equal a live run over the whole log. Against the api's own
+     * decisions, whose log's head test 9 deleted, live's decisions are read from the lake there: every one is found, and
+     * exactly those decided before test 8's rule change differ, by their rule set.
+     */
+    @Test
+    @Order(11)
+    void aDecisionsBackfillRecomputesTheLakesDecisionsAndEqualsLive() throws Exception {
+        List<String> inputs = Target.DECISIONS.inputTopics();
+        List<String> landing = new ArrayList<>(inputs);
+        landing.addAll(List.of(Topics.FRAUD_ALERTS.name(), Topics.TRANSACTION_DECISIONS.name()));
+        Map<String, String> catalogProperties = platform.lakeCatalog();
+        awaitLanded(catalogProperties, landing);
+        Map<TopicPartition, Long> landedEnds = Cut.take(admin, landing).offsets();
+        java.time.Instant snapshotTime = java.time.Instant.now();
+
+        Generation later = Generator.generate(GeneratorConfig.defaults(16, 200));
+        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
+            for (GeneratedEvent e : later.events()) {
+                sink.send(e);
+            }
+            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        }
+        awaitLiveAt(Target.DECISIONS, LIVE_API);
+        awaitLiveAt(Target.DECISIONS, LIVE_D);
+        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
+        List<String> whole = List.of(Topics.TRANSACTION_REQUESTS.name(), Topics.REVIEW_OUTCOMES.name());
+        Map<TopicPartition, Long> ends = Cut.take(admin, whole).offsets();
+        Map<TopicPartition, Backfill.Digest> original = new java.util.HashMap<>();
+        Map<TopicPartition, Long> originalCounts = new java.util.HashMap<>();
+        java.util.Set<String> transactions = new java.util.HashSet<>();
+        var requests = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
+        assertThat(Cut.take(admin, whole).earliest().values()).as("requests and reviews are whole before this test").containsOnly(0L);
+        reader.read(ends, r -> {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            original.computeIfAbsent(tp, x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic(), r.value()));
+            originalCounts.merge(tp, 1L, Long::sum);
+            if (r.topic().equals(Topics.TRANSACTION_REQUESTS.name())) {
+                transactions.add(requests.deserialize(r.topic(), r.value()).getTransactionId());
+            }
+        });
+        Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> half = new java.util.HashMap<>();
+        landedEnds.forEach((tp, end) -> {
+            if (end > 1 && !tp.topic().equals(Topics.TRANSACTION_DECISIONS.name())) {
+                half.put(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(end / 2));
+            }
+        });
+        admin.deleteRecords(half).all().get();
+        assertThat(half.keySet().stream().map(TopicPartition::topic).distinct()).as("records were deleted from the inputs' heads "
+                + "(the generator writes no reviews)").contains(Topics.CUSTOMERS.name(), Topics.TRANSACTION_REQUESTS.name());
+
+        String id = "backfill-d-" + RUN;
+        Run run = backfillDecisions(id, snapshotTime, LIVE_D, Target.shadowOutputs(LIVE_D).of(""), catalogProperties, false);
+        System.out.println("replay backfill decisions output:\n" + run.out());
+
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+        assertThat(run.out()).contains("Result: EQUAL (0 divergences)");
+        JsonNode summary = Records.JSON.readTree(Backfill.file(data, id).toFile());
+        JsonNode decisions = target(summary, "decisions");
+        assertThat(decisions.get("decisions").get("transactions").asLong()).as("every request, the lake's recomputed too")
+                .isEqualTo(transactions.size());
+        assertThat(decisions.get("decisions").get("divergent").asLong()).isZero();
+        assertThat(store(decisions, DecisionTopology.CARD_ACTIVITY_STORE).get("keys").asLong()).isPositive();
+        assertThat(store(decisions, DecisionTopology.CUSTOMER_PROFILE_STORE).get("keys").asLong()).isPositive();
+        long fromLake = 0, fromLog = 0;
+        java.util.Set<String> stitchedTopics = new java.util.TreeSet<>();
+        for (JsonNode s : summary.get("stitches")) {
+            TopicPartition tp = new TopicPartition(s.get("topic").asText(), s.get("partition").asInt());
+            stitchedTopics.add(tp.topic());
+            assertThat(s.get("stitched").asLong()).as(tp.toString()).isEqualTo(s.get("lakeRows").asLong() + s.get("logRecords").asLong());
+            assertThat(s.get("readBackEqual").asBoolean()).as(tp.toString()).isTrue();
+            assertThat(s.get("overlapEqual").asBoolean()).as(tp + ": " + s.get("overlapDifference")).isTrue();
+            if (originalCounts.containsKey(tp) || ends.containsKey(tp)) {
+                assertThat(s.get("stitched").asLong()).as("stitched records of " + tp + ", nothing missing, nothing twice")
+                        .isEqualTo(originalCounts.getOrDefault(tp, 0L));
+            }
+            if (tp.topic().equals(Topics.TRANSACTION_REQUESTS.name())) {
+                fromLake += s.get("lakeRows").asLong();
+                fromLog += s.get("logRecords").asLong();
+            }
+        }
+        assertThat(stitchedTopics).as("the stream inputs and the fraud-alert table").containsAll(inputs).contains(Topics.FRAUD_ALERTS.name());
+        assertThat(fromLake).as("requests only the lake still holds were decided again").isPositive();
+        assertThat(fromLog).as("the later requests came from the log").isPositive();
+        String copies = Backfill.inputPrefix(Target.DECISIONS.shadowApplicationId(id));
+        Map<TopicPartition, Long> stitchedEnds = new java.util.HashMap<>();
+        ends.keySet().forEach(tp -> stitchedEnds.put(new TopicPartition(copies + tp.topic(), tp.partition()), 0L));
+        stitchedEnds.putAll(Groups.ends(admin, whole.stream().map(t -> copies + t).toList()));
+        Map<TopicPartition, Backfill.Digest> stitched = new java.util.HashMap<>();
+        reader.read(stitchedEnds, r -> stitched.computeIfAbsent(new TopicPartition(r.topic().substring(copies.length()), r.partition()),
+                x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic().substring(copies.length()), r.value())));
+        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new Backfill.Digest()).hex()).as("digest of " + tp)
+                .isEqualTo(original.getOrDefault(tp, new Backfill.Digest()).hex()));
+
+        long beforeTheRuleChange = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
+        Run api = backfillDecisions("backfill-api-" + RUN, snapshotTime, LIVE_API, "", catalogProperties, true);
+        assertThat(api.exit()).as(api.err() + api.out()).isEqualTo(ReplayCli.DIVERGENT);
+        JsonNode apiDecisions = target(api.json(), "decisions").get("decisions");
+        assertThat(apiDecisions.get("transactions").asLong()).isEqualTo(transactions.size());
+        assertThat(apiDecisions.get("divergent").asLong()).as(apiDecisions.get("differences").toString()).isEqualTo(beforeTheRuleChange);
+        // Each of them has a live decision to differ from: live's decisions all found, the log's deleted head in the lake.
+        assertThat(apiDecisions.get("differentRuleSetVersion").asLong()).as("live's decisions all found (lake + log): "
+                + apiDecisions.get("differences")).isEqualTo(beforeTheRuleChange);
+
+        Run existing = backfillDecisions(id, snapshotTime, LIVE_D, Target.shadowOutputs(LIVE_D).of(""), catalogProperties, true);
+        assertThat(existing.exit()).as(existing.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(existing.err()).contains("already exists");
+        Run early = backfillDecisions("early-d-" + RUN, java.time.Instant.parse("2000-01-01T00:00:00Z"), LIVE_D,
+                Target.shadowOutputs(LIVE_D).of(""), catalogProperties, true);
+        assertThat(early.exit()).as(early.err()).isEqualTo(ReplayCli.BAD_INPUT);
+        assertThat(early.err()).contains("no snapshot as of 2000-01-01T00:00:00Z").contains("in neither");
+        assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId("early-d-" + RUN))).as("a refusal leaves nothing").isEmpty();
+    }
+
+    /** Until each partition's records on the log, from its start, are all rows of the topic's table. */
+    private static void awaitLanded(Map<String, String> catalogProperties, List<String> topics) throws Exception {
+        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.lake.LakeNames.CATALOG, catalogProperties,
+                new org.apache.hadoop.conf.Configuration());
+        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
+        Map<TopicPartition, java.util.Set<Long>> onTheLog = new java.util.HashMap<>();
+        reader.read(Cut.take(admin, topics).offsets(), r -> onTheLog.computeIfAbsent(new TopicPartition(r.topic(), r.partition()),
+                x -> new java.util.HashSet<>()).add(r.offset()));
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (String topic : topics) {
+                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.lake.LakeNames.NAMESPACE,
+                        io.streamhouse.lake.LakeNames.tableName(topic)));
+                table.refresh();
+                Map<TopicPartition, java.util.Set<Long>> rows = new java.util.HashMap<>();
+                if (table.currentSnapshot() != null) {
+                    try (var it = org.apache.iceberg.data.IcebergGenerics.read(table)
+                            .select(io.streamhouse.lake.LakeNames.PARTITION_COLUMN, io.streamhouse.lake.LakeNames.OFFSET_COLUMN).build()) {
+                        for (var r : it) {
+                            rows.computeIfAbsent(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.lake.LakeNames.PARTITION_COLUMN)),
+                                    x -> new java.util.HashSet<>()).add((Long) r.getField(io.streamhouse.lake.LakeNames.OFFSET_COLUMN));
+                        }
+                    }
+                }
+                onTheLog.forEach((tp, offsets) -> {
+                    if (tp.topic().equals(topic)) {
+                        assertThat(rows.getOrDefault(tp, java.util.Set.of())).as("landed offsets of " + tp).containsAll(offsets);
+                    }
+                });
+            }
+        });
+    }
+
+    private static Run backfillDecisions(String id, java.time.Instant asOf, String liveApi, String outputPrefix,
+                                         Map<String, String> catalog, boolean json) {
+        List<String> args = new ArrayList<>(List.of("backfill", "decisions", "--id", id, "--as-of", asOf.toString(),
+                "--decisions-app-id", liveApi, "--timeout", "180", "--live-timeout", "120"));
+        if (!outputPrefix.isEmpty()) {
+            args.addAll(List.of("--decisions-output-prefix", outputPrefix));
+        }
+        if (json) {
+            args.add("--json");
+        }
+        catalog.forEach((k, v) -> args.addAll(List.of("--lake-catalog", k + "=" + v)));
+        return replay(stack(args.toArray(String[]::new)));
     }
 
     private static Run backfill(String id, java.time.Instant asOf, String liveServing, Map<String, String> catalog, boolean json) {

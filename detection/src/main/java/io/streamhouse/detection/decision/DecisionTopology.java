@@ -7,12 +7,14 @@ import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.ReviewOutcomes;
 import io.streamhouse.domain.decision.RuleSet;
+import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
+import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
@@ -93,7 +95,7 @@ public final class DecisionTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILE_STORE),
                 Serdes.String(), serdes.stateSerde(CustomerProfile.class)));
         DeadLetters.readOrDeadLetter(builder, Topics.CUSTOMERS, serdes.valueSerde(Topics.CUSTOMERS).deserializer(),
-                        CustomerEvent::getCustomerId, "customers", outputs)
+                        v -> inputKey(Topics.CUSTOMERS, v), "customers", outputs)
                 .processValues(() -> new CustomerProfileProcessor(CUSTOMER_PROFILE_STORE), Named.as("customer-profiles-fold"),
                         CUSTOMER_PROFILE_STORE)
                 .to(outputs.of(Topics.CUSTOMER_PROFILES.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
@@ -101,7 +103,8 @@ public final class DecisionTopology {
         builder.globalTable(outputs.of(Topics.CUSTOMER_PROFILES.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
                 Materialized.as(CUSTOMER_PROFILES_GLOBAL));
-        builder.globalTable(Topics.FRAUD_ALERTS.name(),
+        // Read through the input prefix like the stream inputs: a backfill hands the shadow a stitched copy (lake + log).
+        builder.globalTable(outputs.input(Topics.FRAUD_ALERTS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("fraud-alerts-global-source"),
                 Materialized.as(FRAUD_ALERTS_GLOBAL));
 
@@ -109,7 +112,7 @@ public final class DecisionTopology {
         // which the global table above hands to the flagged-subject rule for the card's next payments. A legitimate
         // outcome stays on the reviews topic only (it changes no decision).
         DeadLetters.readOrDeadLetter(builder, Topics.REVIEW_OUTCOMES, serdes.valueSerde(Topics.REVIEW_OUTCOMES).deserializer(),
-                        ReviewOutcomeRecorded::getCardToken, "reviews", outputs)
+                        v -> inputKey(Topics.REVIEW_OUTCOMES, v), "reviews", outputs)
                 .flatMapValues(review -> ReviewOutcomes.flagOf(review).stream().toList(), Named.as("reviews-confirmed-fraud-flags"))
                 .to(outputs.of(Topics.FRAUD_ALERTS.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.FRAUD_ALERTS))
                         .withName("reviews-flag-sink"));
@@ -117,7 +120,7 @@ public final class DecisionTopology {
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
-                        TransactionAuthorizationRequested::getCardToken, "requests", outputs)
+                        v -> inputKey(Topics.TRANSACTION_REQUESTS, v), "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
                                 serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer(),
                                 serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer()),
@@ -125,6 +128,27 @@ public final class DecisionTopology {
                 .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .to(outputs.of(Topics.TRANSACTION_DECISIONS.name()),
                         Produced.with(Serdes.String(), decisionSerde).withName(NAME + "-sink"));
+    }
+
+    /**
+     * The key a record of one of this topology's inputs must have: a stream input's aggregate id (anything else is
+     * dead-lettered), an alert's subject (what the fraud-alert table is looked up by). A backfill keys the records it
+     * re-publishes from the lake, which stores values only, with it.
+     */
+    public static String inputKey(Topic<?, ?> topic, Object value) {
+        if (value instanceof TransactionAuthorizationRequested e) {
+            return e.getCardToken();
+        }
+        if (value instanceof ReviewOutcomeRecorded e) {
+            return e.getCardToken();
+        }
+        if (value instanceof CustomerEvent e) {
+            return e.getCustomerId();
+        }
+        if (value instanceof Alert e) {
+            return e.getSubject().getId();
+        }
+        throw new IllegalArgumentException(topic.name() + " is not an input of the decision topology");
     }
 
     /** What {@link DecideProcessor} does for one request, without Kafka Streams around it. */
