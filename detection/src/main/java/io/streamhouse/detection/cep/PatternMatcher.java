@@ -623,7 +623,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                 found = null;
             }
             if (found != null) {
-                reconcile(key, evaluated, found, trustFrom, sameSettings, s, reported, out);
+                reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, reported, out,
+                        (unalerted, f, e) -> deadLetter(key, unalerted, f, e));
             }
         }
         current.setSettingsHash(settingsHash);
@@ -661,8 +662,9 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * or dropped by the retention) is left as it is: by {@link SubjectPattern#tailStart}, an in-order fact cannot change
      * it. A finding starting before {@code trustFrom} takes the alerts it shares events with but is not reported.
      */
-    private void reconcile(String key, List<CepFact> evaluated, List<Finding> found, long trustFrom, boolean sameSettings,
-                           PatternSettings s, Set<CepFact> reported, Collector<Alert> out) {
+    static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
+                          long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
+                          Collector<Alert> out, Unalertable deadLetters) {
         Map<String, CepFact> byId = new HashMap<>();
         for (CepFact f : evaluated) {
             byId.put(f.getEventId(), f);
@@ -735,7 +737,7 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
                 emitted.add(new java.util.AbstractMap.SimpleEntry<>(f,
                         Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), revised == null ? null : revised.alertId())));
             } catch (RuntimeException e) {
-                deadLetter(key, evaluated, f, e);
+                deadLetters.accept(evaluated, f, e);
                 continue;
             }
             if (revised != null) {
@@ -750,6 +752,12 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             anchor.setReportedEventIds(new ArrayList<>(e.getKey().eventIds()));
             reported.add(anchor);
         }
+    }
+
+    /** Where {@link #reconcile} sends a finding whose alert cannot be built. */
+    @FunctionalInterface
+    interface Unalertable {
+        void accept(List<CepFact> facts, Finding finding, RuntimeException e);
     }
 
     private static void forget(CepFact anchor, Set<CepFact> reported) {
