@@ -1,6 +1,7 @@
 package io.streamhouse.replay;
 
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AlertStatus;
 import io.streamhouse.domain.event.AlertType;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.topic.Topic;
@@ -24,7 +25,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Compares the CEP job's alerts of two runs (live and a shadow, or two shadows) by alert id, restricted to what both
+ * Compares the CEP job's effective alerts of two runs (live and a shadow, or two shadows), restricted to what both
  * must have produced from the input before the cut.
  *
  * <p>A run sees an input event only when its watermark passes the event's time, and a parcel's deadline fires only
@@ -38,11 +39,22 @@ import java.util.function.Function;
  * certainly evaluated it. Other alerts are counted, not compared: the shadow's beyond the horizon (live has not
  * evaluated them yet) and live's caused by input after the cut.
  *
- * <p>Every field is compared: an alert's id is derived from its occurrence and its envelope times are event times
- * ({@code occurredAt} = {@code recordedAt} = window end), so no field is informational. An id on one side only, twice
- * on a side, or with another value is a divergence.
+ * <p><b>What is compared: the alerts a reader trusts.</b> Alerts form revision chains: a revision names the alert it
+ * replaces in the attribute {@code supersedes}, and a withdrawal (status WITHDRAWN) supersedes an alert that turned out
+ * false. Which intermediate alerts a run wrote depends on the order events reached it — live reads an event late
+ * (behind its watermark, e.g. around a broker restart) that a rebuild reads in order, so live writes a 3-reading
+ * alert anchored at the 2nd reading where the rebuild writes one anchored at the 1st — but the chains end in the same
+ * <em>effective</em> alerts: those in scope that no alert in scope supersedes, less withdrawals. Those are compared, by
+ * occurrence (pattern, subject, matched events) and within it by alert id (derived from the occurrence: equal
+ * occurrences have equal ids), every field but {@code supersedes} (an alert's envelope times are event times,
+ * {@code occurredAt} = {@code recordedAt} = window end, so no other field is informational). An effective alert on one
+ * side only, one with another value, or an alert id written twice on a side (effective or not) is a divergence. Chains
+ * are resolved within the scope on each side, so a revision beyond the horizon that one side has and the other has
+ * not yet written leaves the same alert in effect on both.
  */
 final class AlertVerify {
+    /** The attribute naming the alert a revision supersedes (the CEP job's {@code Alerts.SUPERSEDES}). */
+    static final String SUPERSEDES = "supersedes";
 
     /** What the input before the cut holds: each event's time by id, and the settled horizon per alert type. */
     record Input(long events, Map<String, Instant> eventTimes, Map<AlertType, Instant> horizons,
@@ -148,6 +160,12 @@ final class AlertVerify {
         return true;
     }
 
+    /**
+     * Compares what a reader trusts: the effective alerts of each side (see the class comment), by occurrence, and
+     * within an occurrence by alert id (derived from the occurrence, so equal where the occurrence is). An effective
+     * alert on one side only, one whose fields differ (but for {@code supersedes}), or an alert id written more than
+     * once on a side (effective or not) is a divergence.
+     */
     Report.AlertReport compare(Input input, Map<String, List<Alert>> live, Map<String, List<Alert>> shadow) {
         Function<Map<String, List<Alert>>, Map<String, List<Alert>>> inScope = side -> {
             Map<String, List<Alert>> kept = new TreeMap<>();
@@ -159,38 +177,92 @@ final class AlertVerify {
             return kept;
         };
         Map<String, List<Alert>> a = inScope.apply(live), b = inScope.apply(shadow);
-        Set<String> ids = new TreeSet<>(a.keySet());
-        ids.addAll(b.keySet());
+        Map<String, List<Alert>> x = compared(a), y = compared(b);
+        Map<String, Set<String>> byOccurrence = new TreeMap<>();
+        for (Map<String, List<Alert>> side : List.of(x, y)) {
+            side.forEach((id, alerts) -> byOccurrence.computeIfAbsent(occurrenceOf(alerts.get(0)), k -> new TreeSet<>()).add(id));
+        }
         long onlyLive = 0, onlyShadow = 0, differing = 0;
         List<Report.Difference> differences = new ArrayList<>();
-        for (String id : ids) {
-            List<Alert> x = a.getOrDefault(id, List.of()), y = b.getOrDefault(id, List.of());
-            if (x.size() == 1 && y.size() == 1 && x.get(0).equals(y.get(0))) {
-                continue;
-            }
-            String reason;
-            if (y.isEmpty()) {
-                onlyLive++;
-                reason = "only in live";
-            } else if (x.isEmpty()) {
-                onlyShadow++;
-                reason = "only in the shadow";
-            } else if (x.size() != 1 || y.size() != 1) {
-                differing++;
-                reason = "alerts with this id: " + x.size() + " live, " + y.size() + " shadow";
-            } else {
-                differing++;
-                reason = "fields differ: " + String.join(", ", differingFields(x.get(0), y.get(0)));
-            }
-            if (differences.size() < maxDifferences) {
-                differences.add(new Report.Difference(id, x.isEmpty() ? null : x.toString(), y.isEmpty() ? null : y.toString(), reason));
+        for (Map.Entry<String, Set<String>> occurrence : byOccurrence.entrySet()) {
+            for (String id : occurrence.getValue()) {
+                List<Alert> p = x.getOrDefault(id, List.of()), q = y.getOrDefault(id, List.of());
+                if (p.size() == 1 && q.size() == 1 && withoutRevisionLink(p.get(0)).equals(withoutRevisionLink(q.get(0)))) {
+                    continue;
+                }
+                int writtenLive = a.getOrDefault(id, List.of()).size(), writtenShadow = b.getOrDefault(id, List.of()).size();
+                String reason;
+                if (writtenLive > 1 || writtenShadow > 1) {
+                    differing++;
+                    reason = "alerts with this id: " + writtenLive + " live, " + writtenShadow + " shadow";
+                } else if (q.isEmpty()) {
+                    onlyLive++;
+                    reason = "in effect only in live";
+                } else if (p.isEmpty()) {
+                    onlyShadow++;
+                    reason = "in effect only in the shadow";
+                } else {
+                    differing++;
+                    reason = "fields differ: " + String.join(", ", differingFields(withoutRevisionLink(p.get(0)),
+                            withoutRevisionLink(q.get(0))));
+                }
+                if (differences.size() < maxDifferences) {
+                    differences.add(new Report.Difference(id, p.isEmpty() ? null : p.toString(), q.isEmpty() ? null : q.toString(),
+                            reason + " (occurrence " + occurrence.getKey() + ")"));
+                }
             }
         }
         long shadowBeyond = shadow.size() - b.size(), liveOutside = live.size() - a.size();
         Map<String, String> horizons = new TreeMap<>();
         input.horizons().forEach((type, t) -> horizons.put(type.toString(), t.toString()));
-        return new Report.AlertReport(a.size(), b.size(), onlyLive, onlyShadow, differing, onlyLive + onlyShadow + differing,
-                liveOutside, shadowBeyond, horizons, differences);
+        return new Report.AlertReport(effectiveCount(x), effectiveCount(y), onlyLive, onlyShadow, differing,
+                onlyLive + onlyShadow + differing, liveOutside, shadowBeyond, horizons, differences);
+    }
+
+    /**
+     * The alerts of one side to compare, by id: every effective one — not superseded by another alert of the side
+     * (attribute {@code supersedes}), and not a withdrawal (status WITHDRAWN, which also supersedes the alert it
+     * withdraws) — and every id written more than once, effective or not.
+     */
+    static Map<String, List<Alert>> compared(Map<String, List<Alert>> side) {
+        Set<String> superseded = new TreeSet<>();
+        side.values().forEach(alerts -> alerts.forEach(alert -> {
+            String before = alert.getAttributes().get(SUPERSEDES);
+            if (before != null) {
+                superseded.add(before);
+            }
+        }));
+        Map<String, List<Alert>> kept = new TreeMap<>();
+        side.forEach((id, alerts) -> {
+            boolean effective = !superseded.contains(id) && alerts.get(0).getStatus() != AlertStatus.WITHDRAWN;
+            if (effective || alerts.size() > 1) {
+                kept.put(id, alerts);
+            }
+        });
+        return kept;
+    }
+
+    private static long effectiveCount(Map<String, List<Alert>> compared) {
+        return compared.values().stream().filter(l -> l.size() == 1).count();
+    }
+
+    /** Pattern, subject and events: what one occurrence is, however many revisions it took to reach its alert. */
+    static String occurrenceOf(Alert alert) {
+        return alert.getPatternId() + "|" + alert.getSubject().getKind() + ":" + alert.getSubject().getId() + "|"
+                + String.join(",", new TreeSet<>(alert.getMatchedEventIds()));
+    }
+
+    /**
+     * The alert without the id of the alert it superseded: that names an intermediate alert, which depends on the
+     * order events reached the job (live had a late event that a rebuild reads in order), not on the log.
+     */
+    static Alert withoutRevisionLink(Alert alert) {
+        if (!alert.getAttributes().containsKey(SUPERSEDES)) {
+            return alert;
+        }
+        Map<String, String> attributes = new TreeMap<>(alert.getAttributes());
+        attributes.remove(SUPERSEDES);
+        return Alert.newBuilder(alert).setAttributes(attributes).build();
     }
 
     /** The top-level fields (and envelope fields, as {@code envelope.x}) whose values differ. */

@@ -23,10 +23,11 @@ final class Report {
     }
 
     /**
-     * The CEP job's alerts, by alert id, of those settled at the cut (see {@link AlertVerify}).
+     * The CEP job's effective alerts (revision chains resolved: not superseded, not withdrawn), by occurrence and alert
+     * id, of those settled at the cut (see {@link AlertVerify}).
      *
-     * @param liveCompared       live's alert ids in the comparison
-     * @param shadowCompared     the shadow's alert ids in the comparison
+     * @param liveCompared       live's effective alerts in the comparison
+     * @param shadowCompared     the shadow's effective alerts in the comparison
      * @param liveNotCompared    live's alert ids not settled at the cut: beyond the settled horizon (live's watermark is
      *                           often past it, which is only a lower bound), or caused by input after the cut
      * @param shadowNotCompared  the shadow's alert ids beyond the settled horizon (live may not have evaluated them yet)

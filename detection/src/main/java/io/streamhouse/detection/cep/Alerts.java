@@ -2,13 +2,18 @@ package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.AlertCategory;
+import io.streamhouse.domain.event.AlertStatus;
 import io.streamhouse.domain.event.AlertSubject;
+import io.streamhouse.domain.event.AlertType;
 import io.streamhouse.domain.event.Severity;
+import io.streamhouse.domain.event.SubjectKind;
+import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -49,6 +54,61 @@ public final class Alerts {
                 .setWindowStart(f.windowStart())
                 .setWindowEnd(f.windowEnd())
                 .build();
+    }
+
+    /**
+     * The revision that withdraws alert {@code withdrawn}: a late event showed its occurrence did not happen (the
+     * rising run was not rising, the parcel was delivered in time), and no occurrence replaces it. Status
+     * {@code WITHDRAWN}, {@code supersedes} the withdrawn alert, and its matched events and window are the withdrawn
+     * alert's (so its id, derived from the withdrawn one's, and all its fields are the same on replay).
+     */
+    public static Alert withdrawal(String withdrawn, PatternSettings.Kind pattern, int patternVersion, String subjectId,
+                                   List<String> eventIds, Instant windowStart, Instant windowEnd) {
+        AlertType type = typeOf(pattern);
+        String id = Envelopes.derivedEventId("cep-alert-withdrawal", withdrawn);
+        Finding f = new Finding(eventIds.get(0), type, subjectKindOf(type), subjectId, eventIds, windowStart, windowEnd,
+                Map.of());
+        Map<String, String> attributes = new TreeMap<>();
+        attributes.put(SUPERSEDES, withdrawn);
+        return Alert.newBuilder()
+                .setEnvelope(Envelopes.create(id, subjectId, windowEnd, windowEnd, SOURCE,
+                        EventTypes.versionOf(Alert.class), withdrawn))
+                .setAlertId(id)
+                .setType(type)
+                .setCategory(categoryOf(f))
+                .setSeverity(Severity.LOW)
+                .setSubject(AlertSubject.newBuilder().setKind(f.subjectKind()).setId(subjectId).build())
+                .setPatternId(pattern.ruleId())
+                .setPatternVersion(patternVersion)
+                .setSummary("withdrawn: alert " + withdrawn + " (" + pattern.ruleId() + ", " + subjectId
+                        + ") did not happen, a late event showed")
+                .setMatchedEventIds(f.eventIds())
+                .setAttributes(attributes)
+                .setWindowStart(windowStart)
+                .setWindowEnd(windowEnd)
+                .setStatus(AlertStatus.WITHDRAWN)
+                .build();
+    }
+
+    static AlertType typeOf(PatternSettings.Kind pattern) {
+        return switch (pattern) {
+            case CARD_TESTING -> AlertType.CARD_TESTING;
+            case IMPOSSIBLE_TRAVEL -> AlertType.IMPOSSIBLE_TRAVEL;
+            case ACCOUNT_TAKEOVER -> AlertType.ACCOUNT_TAKEOVER;
+            case PARCEL_SLA -> AlertType.PARCEL_SLA_BREACH;
+            case ENGINE_OVERHEATING -> AlertType.ENGINE_OVERHEATING;
+            case MAINTENANCE_DUE -> AlertType.MAINTENANCE_DUE;
+        };
+    }
+
+    private static SubjectKind subjectKindOf(AlertType type) {
+        return switch (type) {
+            case CARD_TESTING, IMPOSSIBLE_TRAVEL -> SubjectKind.CARD;
+            case ACCOUNT_TAKEOVER -> SubjectKind.CUSTOMER;
+            case PARCEL_SLA_BREACH -> SubjectKind.PARCEL;
+            case ENGINE_OVERHEATING, MAINTENANCE_DUE -> SubjectKind.VEHICLE;
+            default -> SubjectKind.OTHER;
+        };
     }
 
     private static AlertCategory categoryOf(Finding f) {

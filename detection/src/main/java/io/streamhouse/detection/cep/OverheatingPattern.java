@@ -17,8 +17,8 @@ import java.util.Optional;
 /**
  * Engine overheating: a run of consecutive readings of one vehicle, each above {@code thresholdC} and hotter than the
  * one before, all within {@code window} of the first, at least {@code minReadings} long. It is reported as soon as the
- * run is long enough and revised while it grows (same anchor: the run's first reading), so the final alert holds the
- * whole run.
+ * run is long enough and revised while it grows (the revision shares the run's readings), so the final alert holds the
+ * whole run; a late reading that breaks the run (106, 108, 109, then 107 between) withdraws it.
  *
  * <p>Kept per vehicle, for {@code 2 × window}: every reading's time and coolant temperature (a cool or falling reading
  * ends a run, so it matters too). The tail ({@link #tailStart}) is the current run, or the last reading: an in-order

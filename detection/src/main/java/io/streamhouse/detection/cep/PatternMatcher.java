@@ -104,11 +104,11 @@ import java.util.Set;
  * pruned and moved facts without alerting.)
  *
  * <p><b>Late events (reconciliation).</b> An event behind the watermark (already recorded on {@code <topic>.late}
- * upstream) is added to the facts and the pattern re-evaluated at once. What it can still change: it can complete an
- * occurrence (a new alert) or change the events of one already reported (a new alert with attribute
- * {@code supersedes} naming the old one; occurrences are matched by their anchor event). It cannot withdraw an alert:
- * alerts are facts on the log, and a fraud flag is better kept than silently dropped. An event older than the
- * pattern's retention behind the watermark cannot change anything and is only recorded.
+ * upstream) is added to the facts and the pattern re-evaluated at once. The alerts in effect at the end (not
+ * superseded, not withdrawn) are then those in-order processing gives: an occurrence is identified by its events, a
+ * changed one is revised by an alert that {@code supersedes} it, and one a late event showed false is withdrawn
+ * ({@link #reconcile}). An event older than the pattern's retention behind the watermark cannot change anything and is
+ * only recorded.
  *
  * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
  * settled ones from the oldest; the map is read only when one goes). Each
@@ -423,7 +423,12 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         }
         if (due) {
             List<CepFact> history = hasSettled(current) && settingsChanged(current) ? history(current) : null;
-            return evaluate(key, current, history, t, endOfInput ? null : Instant.ofEpochMilli(t), s, timers, out);
+            // A deadline timer registered for a late fact is behind the horizon a late evaluation already reached:
+            // evaluating at its own time would leave out facts already evaluated (a delivery after the deadline) and
+            // bring back what they had revised. Time never goes back for a subject.
+            Long evaluatedTo = current.getEvaluatedToMs();
+            long horizon = evaluatedTo == null ? t : Math.max(t, evaluatedTo);
+            return evaluate(key, current, history, horizon, endOfInput ? null : Instant.ofEpochMilli(horizon), s, timers, out);
         }
         return store(current, current.getFacts(), null, Collections.emptySet(), t, s, timers);
     }
@@ -605,45 +610,160 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         }
         Set<CepFact> reported = Collections.newSetFromMap(new IdentityHashMap<>());
         if (pattern.enabled(s)) {
+            boolean sameSettings = !settingsChanged(current);
             int settledCount = evaluatedCount(facts, horizon);
             Long dropped = current.getDroppedBeforeMs();
             long trustFrom = dropped == null ? Long.MIN_VALUE : dropped + guardMs;
+            List<CepFact> evaluated = facts.subList(0, settledCount);
             List<Finding> found;
             try {
-                found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
+                found = pattern.find(key, evaluated, s, timeReached);
             } catch (RuntimeException e) {
-                deadLetter(key, facts.subList(0, settledCount), null, e);
-                found = List.of();
+                deadLetter(key, evaluated, null, e);
+                found = null;
             }
-            if (!found.isEmpty()) {
-                Map<String, CepFact> byId = new HashMap<>();
-                for (CepFact f : facts.subList(0, settledCount)) {
-                    byId.put(f.getEventId(), f);
-                }
-                for (Finding f : found) {
-                    if (f.windowStart().toEpochMilli() < trustFrom) {
-                        continue;
-                    }
-                    String alertId = Alerts.alertIdOf(f);
-                    CepFact anchor = byId.get(f.anchorEventId());
-                    String before = anchor.getReportedAlertId();
-                    if (!alertId.equals(before)) {
-                        Alert alert;
-                        try {
-                            alert = Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), before);
-                        } catch (RuntimeException e) {
-                            deadLetter(key, facts.subList(0, settledCount), f, e);
-                            continue;
-                        }
-                        out.collect(alert);
-                        anchor.setReportedAlertId(alertId);
-                        reported.add(anchor);
-                    }
-                }
+            if (found != null) {
+                reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, reported, out,
+                        (unalerted, f, e) -> deadLetter(key, unalerted, f, e));
             }
         }
         current.setSettingsHash(settingsHash);
         return store(current, facts, history, reported, horizon, s, timers);
+    }
+
+    /** An alert reported earlier whose anchor is among the evaluated facts, with its matched events. */
+    private record Reported(CepFact anchor, String alertId, List<String> eventIds, boolean seenWhole) {
+        boolean shares(Finding f) {
+            for (String id : f.eventIds()) {
+                if (eventIds.contains(id)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Turns the findings of one evaluation into alerts, against the alerts reported before with the evaluated facts as
+     * anchors, so that the alerts in effect (not superseded, not withdrawn) are the findings, whatever order the facts
+     * arrived in. An occurrence is identified by its events, not by its first event: a late event may join a reported
+     * occurrence before its first event (a rising run whose first readings arrive last) or split it.
+     * <ol>
+     *   <li>A finding whose alert was already reported is unchanged: nothing is emitted.</li>
+     *   <li>Otherwise it supersedes the earliest (by anchor) reported alert not yet taken that shares an event with it
+     *       and whose events are all among the evaluated facts; a reported alert written before state v4 (events not
+     *       kept) only by a finding with its anchor, as before. With none, it is a new alert.</li>
+     *   <li>A reported alert that no finding took, whose events are all among the evaluated facts and none before the
+     *       trusted history ({@code trustFrom}), is withdrawn (a revision with status WITHDRAWN that supersedes it):
+     *       a late event showed it false. Not in the first evaluation after a change of thresholds: an alert stays what
+     *       the version that decided found, and is forgotten (no longer revised).</li>
+     * </ol>
+     * An alert whose events are not all evaluated here (the older ones settled, for an evaluation over the tail alone;
+     * or dropped by the retention) is left as it is: by {@link SubjectPattern#tailStart}, an in-order fact cannot change
+     * it. A finding starting before {@code trustFrom} takes the alerts it shares events with but is not reported.
+     */
+    static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
+                          long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
+                          Collector<Alert> out, Unalertable deadLetters) {
+        Map<String, CepFact> byId = new HashMap<>();
+        for (CepFact f : evaluated) {
+            byId.put(f.getEventId(), f);
+        }
+        List<Reported> before = new ArrayList<>();
+        for (CepFact f : evaluated) {
+            if (f.getReportedAlertId() != null) {
+                List<String> ids = f.getReportedEventIds();
+                before.add(ids == null
+                        ? new Reported(f, f.getReportedAlertId(), List.of(f.getEventId()), false)
+                        : new Reported(f, f.getReportedAlertId(), ids, byId.keySet().containsAll(ids)));
+            }
+        }
+        if (found.isEmpty() && before.isEmpty()) {
+            return;
+        }
+        Set<Reported> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Finding> open = new ArrayList<>();
+        for (Finding f : found) {
+            String alertId = Alerts.alertIdOf(f);
+            Reported same = before.stream().filter(r -> r.alertId().equals(alertId)).findFirst().orElse(null);
+            if (same != null) {
+                taken.add(same);
+            } else {
+                open.add(f);
+            }
+        }
+        List<Map.Entry<Finding, Reported>> revisions = new ArrayList<>();
+        for (Finding f : open) {
+            Reported revised = null;
+            for (Reported r : before) {
+                if (!taken.contains(r) && (r.seenWhole() ? r.shares(f) : r.anchor().getEventId().equals(f.anchorEventId()))) {
+                    revised = r;
+                    break;
+                }
+            }
+            if (revised != null) {
+                taken.add(revised);
+            }
+            if (f.windowStart().toEpochMilli() >= trustFrom) {
+                revisions.add(new java.util.AbstractMap.SimpleEntry<>(f, revised));
+            }
+        }
+        for (Reported r : before) {
+            if (taken.contains(r) || !r.seenWhole()) {
+                continue;
+            }
+            if (!sameSettings) {
+                forget(r.anchor(), reported); // found under other thresholds: it stays, and is no longer revised
+                continue;
+            }
+            long start = Long.MAX_VALUE, end = Long.MIN_VALUE;
+            for (String id : r.eventIds()) {
+                long at = byId.get(id).getOccurredAtMs();
+                start = Math.min(start, at);
+                end = Math.max(end, at);
+            }
+            if (start < trustFrom) {
+                continue;
+            }
+            out.collect(Alerts.withdrawal(r.alertId(), pattern.kind(), pattern.version(s), key, r.eventIds(),
+                    Instant.ofEpochMilli(start), Instant.ofEpochMilli(end)));
+            forget(r.anchor(), reported);
+        }
+        List<Map.Entry<Finding, Alert>> emitted = new ArrayList<>();
+        for (Map.Entry<Finding, Reported> revision : revisions) {
+            Finding f = revision.getKey();
+            Reported revised = revision.getValue();
+            try {
+                emitted.add(new java.util.AbstractMap.SimpleEntry<>(f,
+                        Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), revised == null ? null : revised.alertId())));
+            } catch (RuntimeException e) {
+                deadLetters.accept(evaluated, f, e);
+                continue;
+            }
+            if (revised != null) {
+                forget(revised.anchor(), reported);
+            }
+        }
+        // Forgotten first, then recorded: a revision's anchor may be the anchor of another revised alert.
+        for (Map.Entry<Finding, Alert> e : emitted) {
+            out.collect(e.getValue());
+            CepFact anchor = byId.get(e.getKey().anchorEventId());
+            anchor.setReportedAlertId(e.getValue().getAlertId());
+            anchor.setReportedEventIds(new ArrayList<>(e.getKey().eventIds()));
+            reported.add(anchor);
+        }
+    }
+
+    /** Where {@link #reconcile} sends a finding whose alert cannot be built. */
+    @FunctionalInterface
+    interface Unalertable {
+        void accept(List<CepFact> facts, Finding finding, RuntimeException e);
+    }
+
+    private static void forget(CepFact anchor, Set<CepFact> reported) {
+        anchor.setReportedAlertId(null);
+        anchor.setReportedEventIds(null);
+        reported.add(anchor);
     }
 
     /**

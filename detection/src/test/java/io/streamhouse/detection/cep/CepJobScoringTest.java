@@ -105,7 +105,7 @@ class CepJobScoringTest {
         run.input((Topic) topic, (List) records);
     }
 
-    /** The alerts a reader keeps: every alert not superseded by a later revision. */
+    /** The alerts a reader keeps: every alert not superseded by a later revision, less withdrawals. */
     static List<Anomaly> fold(List<Alert> alerts) {
         Set<String> superseded = new HashSet<>();
         for (Alert a : alerts) {
@@ -114,7 +114,9 @@ class CepJobScoringTest {
                 superseded.add(old);
             }
         }
-        return alerts.stream().filter(a -> !superseded.contains(a.getAlertId())).map(CepJobScoringTest::anomalyOf).toList();
+        return alerts.stream().filter(a -> !superseded.contains(a.getAlertId()))
+                .filter(a -> a.getStatus() != io.streamhouse.domain.event.AlertStatus.WITHDRAWN)
+                .map(CepJobScoringTest::anomalyOf).toList();
     }
 
     static Anomaly anomalyOf(Alert a) {

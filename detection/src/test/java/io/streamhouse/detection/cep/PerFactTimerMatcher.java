@@ -37,6 +37,9 @@ import java.util.Set;
  * its own event-time timer, and each timer evaluates the facts of its own time. Kept as the reference the coalesced
  * {@link PatternMatcher} is compared with (same alerts, in the same order, on the same inputs), and to write state the
  * way that version did, with its timers, for restore tests. Same state names and types as {@link PatternMatcher}.
+ * Its alerts come from {@link PatternMatcher#reconcile} (late events reconciled by shared events, with withdrawals),
+ * and a deadline timer behind a horizon already evaluated evaluates at that horizon, as in {@link PatternMatcher}:
+ * the reference differs from the matcher in its timers only.
  */
 final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tuple2<String, CepFact>, RuleDefinition, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(PerFactTimerMatcher.class);
@@ -54,6 +57,8 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
     private transient MapState<Long, List<CepFact>> pending;
     private transient PatternSettings settings;
     private transient int settingsHash;
+    /** Per subject, the newest horizon evaluated (test reference only: not in its state). */
+    private transient Map<String, Long> horizons;
 
     PerFactTimerMatcher(SubjectPattern<?> pattern) {
         this.pattern = pattern;
@@ -61,6 +66,7 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
 
     @Override
     public void open(OpenContext openContext) {
+        horizons = new HashMap<>();
         state = getRuntimeContext().getState(new ValueStateDescriptor<>(STATE, new AvroTypeInfo<>(CepSubjectState.class)));
         settled = getRuntimeContext().getMapState(
                 new MapStateDescriptor<>(SETTLED, Types.LONG, new AvroTypeInfo<>(CepFact.class)));
@@ -188,8 +194,11 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
         boolean endOfInput = timers.currentWatermark() == Long.MAX_VALUE;
         if (due) {
             List<CepFact> history = hasSettled(current) && settingsChanged(current) ? history(current) : null;
-            evaluate(ctx.getCurrentKey(), current, history, timestamp,
-                    endOfInput ? null : Instant.ofEpochMilli(timestamp), s, timers, out);
+            // As PatternMatcher: a deadline timer behind the horizon a late fact was evaluated at evaluates there.
+            // That horizon is kept outside the state here, which stays as this version wrote it (for restore tests).
+            long horizon = Math.max(timestamp, horizons.getOrDefault(ctx.getCurrentKey(), Long.MIN_VALUE));
+            evaluate(ctx.getCurrentKey(), current, history, horizon,
+                    endOfInput ? null : Instant.ofEpochMilli(horizon), s, timers, out);
         } else {
             store(current, current.getFacts(), null, Collections.emptySet(), timestamp, s, timers);
         }
@@ -283,6 +292,7 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
      */
     private void evaluate(String key, CepSubjectState current, List<CepFact> history, long horizon, Instant timeReached,
                           PatternSettings s, TimerService timers, Collector<Alert> out) throws Exception {
+        horizons.merge(key, horizon, Math::max);
         List<CepFact> facts = current.getFacts();
         if (history != null) {
             List<CepFact> all = new ArrayList<>(history.size() + facts.size());
@@ -301,25 +311,11 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
             Long dropped = current.getDroppedBeforeMs();
             long trustFrom = dropped == null ? Long.MIN_VALUE : dropped + pattern.guard(s).toMillis();
             List<Finding> found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
-            if (!found.isEmpty()) {
-                Map<String, CepFact> byId = new HashMap<>();
-                for (CepFact f : facts.subList(0, settledCount)) {
-                    byId.put(f.getEventId(), f);
-                }
-                for (Finding f : found) {
-                    if (f.windowStart().toEpochMilli() < trustFrom) {
-                        continue;
-                    }
-                    String alertId = Alerts.alertIdOf(f);
-                    CepFact anchor = byId.get(f.anchorEventId());
-                    String before = anchor.getReportedAlertId();
-                    if (!alertId.equals(before)) {
-                        out.collect(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), before));
-                        anchor.setReportedAlertId(alertId);
-                        reported.add(anchor);
-                    }
-                }
-            }
+            PatternMatcher.reconcile(pattern, key, facts.subList(0, settledCount), found, trustFrom,
+                    current.getSettingsHash() != null && current.getSettingsHash() == settingsHash, s, reported, out,
+                    (unused, f, e) -> {
+                        throw e;
+                    });
         }
         current.setSettingsHash(settingsHash);
         store(current, facts, history, reported, horizon, s, timers);

@@ -26,7 +26,7 @@ public enum EventTypes {
     TRANSACTION_DECISION(TransactionDecision.class, TransactionDecision.getClassSchema(), 1),
     VEHICLE_TELEMETRY(VehicleTelemetry.class, VehicleTelemetry.getClassSchema(), 1),
     PARCEL_SCANNED(ParcelScanned.class, ParcelScanned.getClassSchema(), 1),
-    ALERT(Alert.class, Alert.getClassSchema(), 1),
+    ALERT(Alert.class, Alert.getClassSchema(), 2),
     RULE_DEFINITION(RuleDefinition.class, RuleDefinition.getClassSchema(), 1),
     REVIEW_OUTCOME_RECORDED(ReviewOutcomeRecorded.class, ReviewOutcomeRecorded.getClassSchema(), 1);
 

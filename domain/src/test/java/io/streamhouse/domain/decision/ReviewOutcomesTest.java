@@ -43,6 +43,19 @@ class ReviewOutcomesTest {
     }
 
     @Test
+    void aWithdrawnLatestAlertFlagsNothing() {
+        var alert = ReviewOutcomes.flagOf(review("rev-3", ReviewOutcome.CONFIRMED_FRAUD)).orElseThrow();
+        var withdrawn = io.streamhouse.domain.event.Alert.newBuilder(alert)
+                .setStatus(io.streamhouse.domain.event.AlertStatus.WITHDRAWN).build();
+        TransactionAuthorizationRequested next = SampleEvents.transaction("tx-next", Cards.ALICE, "5", "EUR",
+                Merchants.GROCER_ROTTERDAM, Times.T0.plusSeconds(120));
+        var card = CardFeatures.firstPayment(next.getTransactionId(), next.getAmount().getAmount());
+
+        assertThat(flagged.evaluate(next, new Features(card, null, withdrawn, withdrawn))).isEmpty();
+        assertThat(flagged.evaluate(next, new Features(card, null, null, alert))).as("the same alert in effect").isPresent();
+    }
+
+    @Test
     void aLegitimateOutcomeFlagsNothing() {
         assertThat(ReviewOutcomes.flagOf(review("rev-2", ReviewOutcome.LEGITIMATE))).isEmpty();
     }
