@@ -35,6 +35,28 @@ class AvroSerdeTest {
     }
 
     @Test
+    void aReusedBufferHoldsOnlyTheRecordAtHand() throws java.io.IOException {
+        ShipmentScanned big = ShipmentScanned.newBuilder(ROTTERDAM_SCAN).setNote("x".repeat(200_000)).build();
+
+        byte[] first = valueSerde.serializer().serialize(TOPIC, big);
+        byte[] small = valueSerde.serializer().serialize(TOPIC, ROTTERDAM_SCAN);
+        byte[] again = valueSerde.serializer().serialize(TOPIC, big);
+
+        assertThat(valueSerde.deserializer().deserialize(TOPIC, first)).isEqualTo(big);
+        assertThat(small).as("header and body, nothing of the larger record before it")
+                .isEqualTo(WireFormat.frame(WireFormat.schemaId(first, TOPIC), plainAvro(ROTTERDAM_SCAN)));
+        assertThat(again).isEqualTo(first);
+    }
+
+    private static byte[] plainAvro(ShipmentScanned record) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+        new org.apache.avro.specific.SpecificDatumWriter<>(ShipmentScanned.class).write(record, encoder);
+        encoder.flush();
+        return out.toByteArray();
+    }
+
+    @Test
     void theRegisteredSchemaIsTheLanguageNeutralOne() {
         valueSerde.serializer().serialize(TOPIC, ROTTERDAM_SCAN);
 
