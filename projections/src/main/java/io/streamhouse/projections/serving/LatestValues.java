@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * partition writes through it (see {@link OpenStores}).
  *
  * <p><b>Why.</b> Reading the latest version from the store is a RocksDB read and an Avro decode: about a tenth of a
- * parcel lookup's CPU (JFR, docs/benchmarks.md, "Serving"). Only lookups put keys here. A first version kept what
+ * parcel lookup's CPU (JFR, docs/benchmarks.md, "Serving"). Only lookups put keys here (in the api; a rebuild keeps its writes too, see the constructor). A first version kept what
  * the fold wrote too: on a stream of scans over 50,000 parcels every written state then lived until evicted, and died
  * in the old generation (the api's old generation 88 % full after one benchmark, young collections 18 ms on average,
  * against 19 % and 6 ms with lookups alone keeping keys). The fold still reads a kept key from here, and keeps it
@@ -45,17 +45,28 @@ public final class LatestValues<V> {
 
     private final VersionedKeyValueStore<String, V> store;
     private final int capacity;
+    private final boolean keepWrites;
     private final Map<String, VersionedRecord<V>> entries = new ConcurrentHashMap<>();
     private final Queue<String> insertionOrder = new ConcurrentLinkedQueue<>();
     private final AtomicLong changes = new AtomicLong();
     private volatile boolean closed;
 
     LatestValues(VersionedKeyValueStore<String, V> store, int capacity) {
+        this(store, capacity, false);
+    }
+
+    /**
+     * @param keepWrites keep what the fold writes too, not only what lookups read: for a rebuild, where nobody looks
+     *                   keys up, so that the fold reads each key's previous state from here instead of decoding it from
+     *                   the store on every event (the GC cost above is a long-running api's, not a rebuild's)
+     */
+    LatestValues(VersionedKeyValueStore<String, V> store, int capacity, boolean keepWrites) {
         if (capacity < 0) {
             throw new IllegalArgumentException("capacity must be >= 0, was " + capacity);
         }
         this.store = store;
         this.capacity = capacity;
+        this.keepWrites = keepWrites;
     }
 
     /** The latest version of the key, null if the store has none; throws once closed. */
@@ -108,7 +119,11 @@ public final class LatestValues<V> {
         }
         changes.incrementAndGet();
         if (validTo == VersionedKeyValueStore.PUT_RETURN_CODE_VALID_TO_UNDEFINED) {
-            entries.computeIfPresent(key, (k, old) -> new VersionedRecord<>(value, timestamp));
+            if (!keepWrites) {
+                entries.computeIfPresent(key, (k, old) -> new VersionedRecord<>(value, timestamp));
+            } else if (entries.put(key, new VersionedRecord<>(value, timestamp)) == null) {
+                inserted(key);
+            }
         } else {
             entries.remove(key); // not the latest version: the next read fetches what the store holds
         }

@@ -36,6 +36,7 @@ public final class OpenStores {
     private final Map<Key, LatestValues<?>> open = new ConcurrentHashMap<>();
     private final Map<Key, KeyValueStore<String, ?>> openKeyValue = new ConcurrentHashMap<>();
     private final int cachedKeysPerPartition;
+    private final boolean keepWrites;
 
     public OpenStores() {
         this(DEFAULT_CACHED_KEYS_PER_PARTITION);
@@ -43,15 +44,29 @@ public final class OpenStores {
 
     /** @param cachedKeysPerPartition latest values kept decoded per open store partition; 0 reads the store each time */
     public OpenStores(int cachedKeysPerPartition) {
+        this(cachedKeysPerPartition, false);
+    }
+
+    private OpenStores(int cachedKeysPerPartition, boolean keepWrites) {
         if (cachedKeysPerPartition < 0) {
             throw new IllegalArgumentException("cachedKeysPerPartition must be >= 0, was " + cachedKeysPerPartition);
         }
         this.cachedKeysPerPartition = cachedKeysPerPartition;
+        this.keepWrites = keepWrites;
+    }
+
+    /**
+     * For a rebuild (a replay's shadow): the folds' own writes are kept decoded as well, up to
+     * {@code cachedKeysPerPartition} keys per partition, so a fold finds its key's previous state in memory rather
+     * than decoding it from the store on each event (see {@link LatestValues}).
+     */
+    public static OpenStores keepingWrites(int cachedKeysPerPartition) {
+        return new OpenStores(cachedKeysPerPartition, true);
     }
 
     /** Registers a task's store partition; the task's fold reads and writes through what this returns. */
     <V> LatestValues<V> opened(String store, int partition, VersionedKeyValueStore<String, V> handle) {
-        LatestValues<V> values = new LatestValues<>(Objects.requireNonNull(handle, "handle"), cachedKeysPerPartition);
+        LatestValues<V> values = new LatestValues<>(Objects.requireNonNull(handle, "handle"), cachedKeysPerPartition, keepWrites);
         open.put(new Key(store, partition), values);
         return values;
     }

@@ -183,4 +183,23 @@ class LatestValuesTest {
         assertThat(values.size()).isZero();
         assertThatThrownBy(() -> values.get("k")).isInstanceOf(IllegalStateException.class);
     }
+    @Test
+    void forARebuildTheFoldKeepsWhatItWritesAndReadsItBack() {
+        LatestValues<String> values = new LatestValues<>(store.proxy(), 2, true);
+        values.put("a", "a1", 10);
+        values.put("a", "a2", 20);
+        values.put("b", "b1", 10);
+        assertThat(values.forUpdate("a").value()).isEqualTo("a2");
+        assertThat(values.forUpdate("a").timestamp()).isEqualTo(20);
+        assertThat(values.forUpdate("b").value()).isEqualTo("b1");
+        assertThat(store.reads).as("both kept as written").isZero();
+
+        values.put("a", "a0", 5); // older than a's latest: not the latest version, so not kept
+        assertThat(values.forUpdate("a").value()).isEqualTo("a2");
+        assertThat(store.reads).isEqualTo(1);
+
+        values.put("c", "c1", 10); // a third key: about its capacity of 2, the oldest inserted goes
+        assertThat(values.size()).isLessThanOrEqualTo(2);
+        assertThat(values.forUpdate("c").value()).isEqualTo("c1");
+    }
 }
