@@ -293,7 +293,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         OutputTopics liveOutputs = target == Target.DECISIONS ? new OutputTopics(decisionsOutputPrefix) : OutputTopics.LIVE;
         Verify.Side live = new Verify.Side(plan.liveId(), liveOutputs);
         Verify.Side shadow = new Verify.Side(app, outputs);
-        List<Report.StoreReport> stores = target.stores().stream().map(s -> verify.compare(s, live, shadow)).toList();
+        List<Report.StoreReport> stores = verify.compareAll(target.stores(), live, shadow);
         Report.DecisionReport decisions = target == Target.DECISIONS ? compareDecisions(plan, verify, shadowCut, shadow) : null;
         long divergences = stores.stream().mapToLong(Report.StoreReport::divergentKeys).sum() + inexact
                 + (decisions == null ? 0 : decisions.divergent());

@@ -281,7 +281,7 @@ public final class ReplayCli implements Callable<Integer> {
             Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
             Verify.Side live = new Verify.Side(liveId, OutputTopics.LIVE);
             Verify.Side shadow = new Verify.Side(shadowApp, Target.shadowOutputs(shadowApp));
-            List<Report.StoreReport> stores = target.stores().stream().map(s -> verify.compare(s, live, shadow)).toList();
+            List<Report.StoreReport> stores = verify.compareAll(target.stores(), live, shadow);
             Report.DecisionReport decisions = target == Target.DECISIONS ? verify.compareDecisions(cut, live, shadow) : null;
             long divergences = stores.stream().mapToLong(Report.StoreReport::divergentKeys).sum()
                     + (decisions == null ? 0 : decisions.divergent());

@@ -53,14 +53,10 @@ final class ShadowRun {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, shadowApplicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        // As live: the shadow's changelogs and outputs are committed together with its input offsets.
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.putAll(settings(target));
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CutFilter.class.getName());
         props.put(CutFilter.CUT_CONFIG, cut.encode());
-        // Throughput over latency: nobody waits on a shadow's single records.
-        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
-        props.putIfAbsent(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
         target.addTo(builder, outputs, serdes);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
@@ -69,6 +65,9 @@ final class ShadowRun {
             failure.compareAndSet(null, e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        if (!target.shadowExactlyOnce()) {
+            streams.setGlobalStateRestoreListener(new NoReprocessing(failure));
+        }
         CutFilter.Counts counts = CutFilter.countsOf(shadowApplicationId);
         Instant began = Instant.now();
         long span = Math.max(1, cut.span());
@@ -95,6 +94,63 @@ final class ShadowRun {
         streams.cleanUp();
         progress.done(target.label(), counts.applied().sum(), took);
         return new Result(shadowApplicationId, took, counts.applied().sum(), counts.dropped().sum());
+    }
+
+    /**
+     * The shadow's Streams settings beyond its ids, cut and state directory. What a rebuild needs from the guarantee
+     * is that every event before the cut is applied exactly once in a run that succeeds; a run that fails is
+     * discarded. At-least-once gives that as long as no task is reopened mid-run (only a reopened task reprocesses
+     * from its last commit, and the folds are not idempotent for every repeat: a vehicle's {@code readings}, a
+     * parcel's {@code scans} and a customer's {@code orderCount} count a repeat that is not the newest event again),
+     * which {@link NoReprocessing} turns into a failure; it saves a transaction per commit and lets the customer
+     * folds read the repartitioned orders and decisions as they are written rather than a commit later. A target
+     * whose topology reads its own output back (decisions: the profiles global table) keeps exactly-once, so that it
+     * sees that output as live does, once committed.
+     */
+    static Map<String, Object> settings(Target target) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                target.shadowExactlyOnce() ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
+        // Throughput over latency: nobody waits on a shadow's single records.
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
+        props.put(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
+        // The rebuild is CPU-bound in its stream thread (JFR, docs/benchmarks-history.md): a second one takes half
+        // the tasks. More would only compete with the broker on a small machine.
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        // Changelog records of customer states are kilobytes: larger batches, fewer produce requests for the broker.
+        props.put(StreamsConfig.producerPrefix("batch.size"), 256 * 1024);
+        return props;
+    }
+
+    /**
+     * Fails an at-least-once shadow as soon as a store is restored from a non-empty changelog range: in a shadow that
+     * started empty that happens only when a task is reopened (a dirty close after a migration or an error), and the
+     * reopened task then reprocesses from its last commit, applying some events twice. A task handed cleanly from one
+     * thread to the other is checkpointed at its changelog's end and restores nothing.
+     */
+    static final class NoReprocessing implements org.apache.kafka.streams.processor.StateRestoreListener {
+        private final AtomicReference<Throwable> failure;
+
+        NoReprocessing(AtomicReference<Throwable> failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
+            if (endingOffset > startingOffset) {
+                failure.compareAndSet(null, new IllegalStateException("store " + store + " was reopened mid-run and restored "
+                        + (endingOffset - startingOffset) + " records of " + partition + ": under at-least-once some events "
+                        + "may be applied twice, so this shadow cannot be trusted (discard it and rebuild)"));
+            }
+        }
+
+        @Override
+        public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset, long numRestored) {
+        }
+
+        @Override
+        public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
+        }
     }
 
     /** The shadow's copies of the live outputs, created as the live ones are (Streams creates only its internal topics). */

@@ -142,11 +142,26 @@ public enum Target {
         return stores;
     }
 
+    /**
+     * Whether a shadow of this target must run exactly-once: the decision topology reads its own profiles back through
+     * a global table, and what a decision saw of them depends on when they became visible (committed, in live). The
+     * serving topology reads only the inputs and its own repartition topics (see {@link ShadowRun#settings}).
+     */
+    public boolean shadowExactlyOnce() {
+        return this == DECISIONS;
+    }
+
+    /**
+     * Serving states a shadow's folds keep decoded per store partition (their previous states, read from memory
+     * instead of decoded from RocksDB on every event); about 60,000 keys per store at most.
+     */
+    static final int SHADOW_KEPT_KEYS_PER_PARTITION = 10_000;
+
     /** Adds the live topology, writing to {@code outputs}, to {@code builder}: the api's own pure builders. */
     public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes) {
         switch (this) {
             case SERVING -> ServingTopology.addTo(builder, new ServingTopology.Config(ServingStores.DEFAULT_HISTORY_RETENTION,
-                    ServingStores.DEFAULT_HISTORY_SEGMENT, outputs), serdes, new OpenStores());
+                    ServingStores.DEFAULT_HISTORY_SEGMENT, outputs), serdes, OpenStores.keepingWrites(SHADOW_KEPT_KEYS_PER_PARTITION));
             // The clock only stamps the informational latency and recordedAt, which the comparison leaves out.
             case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs), serdes);
         }

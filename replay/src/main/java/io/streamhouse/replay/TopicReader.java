@@ -51,6 +51,8 @@ final class TopicReader {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        // As ConsumerPerformance does (2 MB there): the default 64 KB socket buffer caps each fetch's window.
+        config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
         try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(ends.keySet());
             consumer.seekToBeginning(ends.keySet());

@@ -48,8 +48,58 @@ final class Verify {
     }
 
     Report.StoreReport compare(Target.Store store, Side live, Side shadow) {
-        var liveContents = read(store, live.applicationId()).contents();
-        var shadowContents = read(store, shadow.applicationId()).contents();
+        return compare(store, live, read(store, live.applicationId()), read(store, shadow.applicationId()));
+    }
+
+    /**
+     * Every store compared, as {@link #compare(Target.Store, Side, Side)} one after another would, with the changelog
+     * reads (both sides of every store) running on up to {@link #READERS} threads at once: a read is mostly waiting
+     * on fetches and decoding keys, and the verification of a million events was a fifth of a rebuild's wall time.
+     */
+    List<Report.StoreReport> compareAll(List<Target.Store> stores, Side live, Side shadow) throws InterruptedException {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(READERS, r -> {
+            Thread t = new Thread(r, "verify-reader");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<StoreState>> liveReads = new ArrayList<>(), shadowReads = new ArrayList<>();
+            for (Target.Store store : stores) {
+                liveReads.add(pool.submit(() -> read(store, live.applicationId())));
+                shadowReads.add(pool.submit(() -> read(store, shadow.applicationId())));
+            }
+            List<Report.StoreReport> reports = new ArrayList<>();
+            for (int i = 0; i < stores.size(); i++) {
+                reports.add(compare(stores.get(i), live, done(liveReads.get(i)), done(shadowReads.get(i))));
+                liveReads.set(i, null); // let the contents go once compared
+                shadowReads.set(i, null);
+            }
+            return reports;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Parallel reads at most (each holds one consumer, and its store's contents until compared). */
+    static final int READERS = 4;
+
+    private static StoreState done(java.util.concurrent.Future<StoreState> read) throws InterruptedException {
+        try {
+            return read.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private Report.StoreReport compare(Target.Store store, Side live, StoreState liveState, StoreState shadowState) {
+        var liveContents = liveState.contents();
+        var shadowContents = shadowState.contents();
         Deserializer<?> decoder = serdes.stateSerde(store.valueType()).deserializer();
         String changelog = store.changelog(live.applicationId());
         List<Report.PartitionDigest> digests = new ArrayList<>();

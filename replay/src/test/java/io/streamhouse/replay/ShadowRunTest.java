@@ -1,0 +1,38 @@
+package io.streamhouse.replay;
+
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The shadow's settings, and the guard that makes at-least-once safe for a rebuild. */
+class ShadowRunTest {
+
+    @Test
+    void servingIsRebuiltAtLeastOnceOnTwoThreadsAndDecisionsExactlyOnce() {
+        assertThat(ShadowRun.settings(Target.SERVING))
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
+                .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        assertThat(ShadowRun.settings(Target.DECISIONS))
+                .as("it reads its own profiles back, as live does: once committed")
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    }
+
+    @Test
+    void aStoreRestoredFromItsChangelogMidRunFailsTheShadow() {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        var guard = new ShadowRun.NoReprocessing(failure);
+        TopicPartition changelog = new TopicPartition("streamhouse-serving-shadow-x-customer-state-changelog", 3);
+
+        guard.onRestoreStart(changelog, "customer-state", 0, 0); // a task opened on its empty changelog
+        guard.onRestoreStart(changelog, "customer-state", 120, 120); // handed over cleanly: checkpointed at the end
+        assertThat(failure.get()).isNull();
+
+        guard.onRestoreStart(changelog, "customer-state", 100, 120); // reopened after a dirty close
+        assertThat(failure.get()).hasMessageContaining("customer-state").hasMessageContaining("restored 20 records")
+                .hasMessageContaining("discard it and rebuild");
+    }
+}
