@@ -8,6 +8,18 @@ import io.smallrye.config.WithName;
 public interface ApiConfig {
     Kafka kafka();
 
+    /**
+     * This instance's stable identity (see {@code InstanceIdentity}, which derives it from the host and the state
+     * directory unless {@code STREAMHOUSE_INSTANCE_ID} names it): the static group member name of both Streams apps.
+     */
+    @WithName("instance-id")
+    java.util.Optional<String> instanceId();
+
+    /** Static group membership for both Streams apps: a restarted instance takes its tasks back without a rebalance wait. */
+    @WithName("static-membership")
+    @io.smallrye.config.WithDefault("true")
+    boolean staticMembership();
+
     @WithName("schema-registry")
     Registry schemaRegistry();
 

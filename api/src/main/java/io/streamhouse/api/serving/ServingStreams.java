@@ -4,6 +4,7 @@ import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.streamhouse.api.ApiConfig;
+import io.streamhouse.api.streams.StreamsTimeline;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.projections.serving.OpenStores;
@@ -86,6 +87,7 @@ public class ServingStreams {
                 config.serving().streamThreads());
         cfg.getOptionalValue("kafka-streams.replication.factor", String.class)
                 .ifPresent(rf -> props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, rf));
+        withStaticMembership(props, config.staticMembership() ? config.instanceId() : java.util.Optional.empty());
         withOverrides(props, config.serving().streams());
         OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
@@ -96,7 +98,14 @@ public class ServingStreams {
             LOG.error("Serving projections thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        router = new KeyRouter(created, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
+        KeyRouter createdRouter = new KeyRouter(created, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
+        StreamsTimeline timeline = new StreamsTimeline("serving projections");
+        created.setStateListener((newState, oldState) -> {
+            createdRouter.invalidateMetadata(); // partition owners change only in a rebalance
+            timeline.onChange(newState, oldState);
+        });
+        created.setGlobalStateRestoreListener(timeline);
+        router = createdRouter;
         streams = created;
         if (registries.isResolvable()) {
             // Streams' own metrics (records-lag, process rates, commit latency) on /q/metrics, tagged kafka.*
@@ -152,6 +161,16 @@ public class ServingStreams {
         // A killed instance is noticed after the session timeout; keep it short so its partitions move quickly.
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         props.putIfAbsent(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+        return props;
+    }
+
+    /**
+     * Static membership: {@code group.instance.id} = this instance's id (Streams appends {@code -<thread>} per stream
+     * thread), so a restarted instance, after a {@code kill -9} too, rejoins as its old member and keeps its tasks
+     * instead of waiting {@code session.timeout.ms} for the dead member to leave. Empty: dynamic membership.
+     */
+    public static Properties withStaticMembership(Properties props, java.util.Optional<String> instanceId) {
+        instanceId.ifPresent(id -> props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), id));
         return props;
     }
 

@@ -10,8 +10,10 @@ import io.streamhouse.projections.DecisionLookupProjection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.StateRestoreListener;
 
 import java.time.Clock;
 
@@ -42,6 +44,21 @@ public class StreamsWiring {
     @ApplicationScoped
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /** One timeline, both roles: Quarkus' extension sets these on the decision application. */
+    private final StreamsTimeline decisionTimeline = new StreamsTimeline("decision streams");
+
+    @Produces
+    @jakarta.inject.Singleton
+    KafkaStreams.StateListener decisionStateListener() {
+        return decisionTimeline;
+    }
+
+    @Produces
+    @jakarta.inject.Singleton
+    StateRestoreListener decisionRestoreListener() {
+        return decisionTimeline;
     }
 
     @Produces

@@ -53,4 +53,15 @@ class ServingStreamsOverridesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("[processing.guarantee]");
     }
+
+    @Test
+    void staticMembershipNamesEveryStreamThreadAfterTheInstance() {
+        Properties props = ServingStreams.withStaticMembership(defaults(), java.util.Optional.of("api-pod-0"));
+        StreamsConfig config = new StreamsConfig(props);
+
+        assertThat(config.getMainConsumerConfigs("streamhouse-serving", "c", 2))
+                .containsEntry(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "api-pod-0-2");
+        assertThat(ServingStreams.withStaticMembership(defaults(), java.util.Optional.empty()))
+                .doesNotContainKey(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+    }
 }
