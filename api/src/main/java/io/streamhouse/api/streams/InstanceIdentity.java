@@ -62,7 +62,7 @@ public class InstanceIdentity implements ConfigSourceFactory {
         }
     }
 
-    static String hostName() {
+    public static String hostName() {
         String env = System.getenv("HOSTNAME");
         if (env != null && !env.isBlank()) {
             return env.trim();
