@@ -11,7 +11,6 @@ import org.apache.kafka.clients.admin.MemberDescription;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +28,8 @@ class StaticMembershipTest {
     @Test
     void theDecisionAppJoinsAsThisInstancesStaticMember() {
         RequestLog.awaitReady();
-        String stateDir = ConfigProvider.getConfig().getValue("kafka-streams.state.dir", String.class);
         String id = config.instanceId().orElseThrow();
-        assertThat(id).isEqualTo(InstanceIdentity.derive(InstanceIdentity.hostName(), Path.of(stateDir)));
+        assertThat(ConfigProvider.getConfig().getValue(InstanceIdentity.DECISION_GROUP_INSTANCE_ID, String.class)).isEqualTo(id);
 
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers()))) {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(admin

@@ -39,7 +39,10 @@ public class InstanceIdentity implements ConfigSourceFactory {
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         String id = value(context, INSTANCE_ID);
         if (id == null) {
-            String stateDir = value(context, STATE_DIR);
+            String stateDir = env("STREAMHOUSE_STATE_DIR");
+            if (stateDir == null) {
+                stateDir = value(context, STATE_DIR);
+            }
             id = derive(hostName(), Path.of(stateDir == null ? DEFAULT_STATE_DIR : stateDir));
         }
         String staticMembership = value(context, STATIC_MEMBERSHIP);
@@ -74,8 +77,23 @@ public class InstanceIdentity implements ConfigSourceFactory {
         }
     }
 
+    /**
+     * The environment first: measured on a stack, this factory's context saw neither {@code STREAMHOUSE_*} variables
+     * nor the expanded {@code ${STREAMHOUSE_STATE_DIR:...}} (the id came from the default state directory, and
+     * {@code STREAMHOUSE_STATIC_MEMBERSHIP=false} did not reach the decision application).
+     */
     private static String value(ConfigSourceContext context, String name) {
+        String fromEnv = env(name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));
+        if (fromEnv != null) {
+            return fromEnv;
+        }
         ConfigValue v = context.getValue(name);
-        return v == null || v.getValue() == null || v.getValue().isBlank() ? null : v.getValue().trim();
+        return v == null || v.getValue() == null || v.getValue().isBlank() || v.getValue().contains("${")
+                ? null : v.getValue().trim();
+    }
+
+    private static String env(String variable) {
+        String v = System.getenv(variable);
+        return v == null || v.isBlank() ? null : v.trim();
     }
 }
