@@ -371,11 +371,12 @@ final class Drill implements Callable<Integer> {
                 Set<String> ids = new HashSet<>(answers.keySet());
                 txs.forEach(t -> ids.add(t.transactionId()));
                 TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));
-                DrillChecks.Result checks = DrillChecks.check(answers.values(),
+                DrillChecks.Result checks = DrillChecks.check(txs.stream().map(DemoTransaction::transactionId).toList(), answers.values(),
                         awaitDecisions(reader, serdes, ids, answers.values(), Duration.ofSeconds(recoveryTimeout)));
                 if (!checks.passed()) {
-                    failures.add("decisions: " + checks.requestErrors() + " request errors, " + checks.lost() + " lost, "
-                            + checks.conflicting() + " conflicting, " + checks.answerMismatches() + " answers unlike the log");
+                    failures.add("decisions: " + checks.requestErrors() + " request errors (neither a decision nor a refusal), "
+                            + checks.lost() + " lost, " + checks.conflicting() + " conflicting, " + checks.answerMismatches()
+                            + " answers unlike the log");
                 }
                 DrillChecks.Delivery async = asyncCheck(reader, serdes, asyncEvents, asyncStatus);
                 if (!async.passed()) {
@@ -953,8 +954,9 @@ final class Drill implements Callable<Integer> {
                     l.seed(), r.loadAverage());
             out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided answer to an authorize sent once it was down after %s, lag of %s under %d after %s%n",
                     ms(v.componentBackAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagGroups(), v.lagBound(), ms(v.lagNormalAfterMs()));
-            out.printf(Locale.ROOT, "Answers: %,d answered (%,d decided, %,d fallbacks), %d request errors%n",
-                    d.answered(), d.decided(), d.fallbacks(), d.requestErrors());
+            out.printf(Locale.ROOT, "Answers: %,d answered (%,d decided, %,d fallbacks), %,d refused with 503 (the client was told; "
+                            + "%,d of them decided anyway, once), %d request errors (neither a decision nor a refusal)%n",
+                    d.answered(), d.decided(), d.fallbacks(), d.refused(), d.refusedDecided(), d.requestErrors());
             out.printf(Locale.ROOT, "Decisions on the log: %d lost, %d conflicting, %d identical duplicates; %d answers unlike the log%n",
                     d.lost(), d.conflicting(), d.identicalDuplicates(), d.answerMismatches());
             d.examples().forEach((check, ids) -> out.println("  " + check + ": " + ids));

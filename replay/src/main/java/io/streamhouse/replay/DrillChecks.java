@@ -10,21 +10,38 @@ import java.util.Set;
 
 /**
  * The drill's checks, pure functions over what the client saw and what the log holds, so they can be tested alone.
- * Every sent authorize must have exactly one outcome on the decisions topic: none lost, never two different outcomes
- * (identical duplicates are allowed and counted); every answer that was not a fallback must equal that outcome.
+ * Every sent authorize must get an answer the client can act on: a decision (200, decided or the REVIEW fallback) or
+ * an explicit refusal (503 "Log unavailable": ingest's publish was not acknowledged in time, as during a broker
+ * restart). A decided one must have exactly one outcome on the decisions topic: none lost, never two different
+ * outcomes (identical duplicates are allowed and counted); every answer that was not a fallback must equal that
+ * outcome. A refused one owes no decision, but has at most one outcome: its publish may still have landed, and the
+ * api then decides it once, like any other transaction.
  */
 final class DrillChecks {
+
+    /** The explicit refusal: ingest could not get the transaction acknowledged by the log in time and said so. */
+    static final int REFUSED = 503;
 
     /** What the client got for one authorize: the HTTP status (0: no answer), the outcome, and whether it was decided. */
     record Answer(String transactionId, int httpStatus, String outcome, boolean decided, long sentAtMillis, long answeredAtMillis) {
         boolean fallback() {
             return httpStatus == 200 && !decided;
         }
+
+        boolean refused() {
+            return httpStatus == REFUSED;
+        }
     }
 
-    /** @param examples at most a few transaction ids per failed check, for the report */
-    record Result(long sent, long answered, long decided, long fallbacks, long requestErrors, long lost, long conflicting,
-                  long identicalDuplicates, long answerMismatches, Map<String, List<String>> examples) {
+    /**
+     * @param refused        answered 503: the client was told, no decision owed
+     * @param refusedDecided of those, the ones decided anyway (their publish landed): one outcome each, never two
+     * @param requestErrors  neither a decision nor a refusal: no answer (no answer at all included), unreadable, a
+     *                       4xx (the drill sent what ingest cannot take) or another 5xx
+     * @param examples       at most a few transaction ids per failed check, for the report
+     */
+    record Result(long sent, long answered, long decided, long fallbacks, long refused, long refusedDecided, long requestErrors,
+                  long lost, long conflicting, long identicalDuplicates, long answerMismatches, Map<String, List<String>> examples) {
         boolean passed() {
             return requestErrors == 0 && lost == 0 && conflicting == 0 && answerMismatches == 0;
         }
@@ -47,22 +64,47 @@ final class DrillChecks {
     /**
      * Authorizes answered 200 whose outcome is not on the log yet: the decisions the checks must still wait for. The
      * groups' lag alone cannot say: the quiet bound leaves a few records per group, and a partition the api never
-     * committed on before a kill has no lag at all.
+     * committed on before a kill has no lag at all. A refused (503) request owes no decision and is not waited for
+     * (one that lands later cannot be told from one that never will); nor is one without an answer, which fails the
+     * drill anyway. A 200 that never gets its decision holds the wait until its timeout, then counts as lost.
      */
     static long undecided(Collection<Answer> answers, Map<String, List<String>> decisions) {
         return answers.stream().filter(a -> a.httpStatus() == 200 && decisions.getOrDefault(a.transactionId(), List.of()).isEmpty()).count();
     }
 
-    /** @param decisions the outcomes on the decisions topic, by transaction id, in log order (ids not sent are ignored) */
-    static Result check(Collection<Answer> answers, Map<String, List<String>> decisions) {
-        long answered = 0, decided = 0, fallbacks = 0, errors = 0, lost = 0, conflicting = 0, duplicates = 0, mismatches = 0;
+    /**
+     * @param sent      the transaction ids of every authorize sent; one without an answer counts as a request error
+     * @param answers   what the client got, by answer (ids not sent are ignored)
+     * @param decisions the outcomes on the decisions topic, by transaction id, in log order (ids not sent are ignored)
+     */
+    static Result check(Collection<String> sent, Collection<Answer> answers, Map<String, List<String>> decisions) {
+        Map<String, Answer> byId = new HashMap<>();
+        answers.forEach(a -> byId.put(a.transactionId(), a));
+        long answered = 0, decided = 0, fallbacks = 0, refused = 0, refusedDecided = 0, errors = 0, lost = 0, conflicting = 0,
+                duplicates = 0, mismatches = 0;
         Map<String, List<String>> examples = new HashMap<>();
-        for (Answer a : answers) {
+        for (String id : new LinkedHashSet<>(sent)) {
+            Answer a = byId.getOrDefault(id, new Answer(id, 0, null, false, 0, 0));
+            List<String> onLog = decisions.getOrDefault(id, List.of());
+            Set<String> distinct = new LinkedHashSet<>(onLog);
+            if (distinct.size() > 1) {
+                conflicting++;
+                example(examples, "conflicting", id + " " + onLog + (a.refused() ? " (refused with 503)" : ""));
+            } else if (onLog.size() > 1) {
+                duplicates++;
+            }
+            if (a.refused()) {
+                refused++;
+                if (!onLog.isEmpty()) {
+                    refusedDecided++;
+                }
+                continue; // the client was told: no decision owed, and at most one outcome (checked above)
+            }
             if (a.httpStatus() != 200) {
                 errors++;
-                example(examples, "requestErrors", a.transactionId() + " (HTTP " + a.httpStatus() + ")");
+                example(examples, "requestErrors", id + (a.httpStatus() == 0 ? " (no answer)" : " (HTTP " + a.httpStatus() + ")"));
                 if (a.httpStatus() >= 400 && a.httpStatus() < 500) {
-                    continue; // refused by ingest: never recorded, so no decision is owed (the error itself fails the drill)
+                    continue; // refused by ingest's validation: never recorded, so no decision is owed (the error itself fails the drill)
                 }
             } else {
                 answered++;
@@ -72,25 +114,18 @@ final class DrillChecks {
                     fallbacks++;
                 }
             }
-            List<String> onLog = decisions.getOrDefault(a.transactionId(), List.of());
             if (onLog.isEmpty()) {
                 lost++;
-                example(examples, "lost", a.transactionId());
+                example(examples, "lost", id);
                 continue;
-            }
-            Set<String> distinct = new LinkedHashSet<>(onLog);
-            if (distinct.size() > 1) {
-                conflicting++;
-                example(examples, "conflicting", a.transactionId() + " " + onLog);
-            } else if (onLog.size() > 1) {
-                duplicates++;
             }
             if (a.httpStatus() == 200 && a.decided() && !distinct.contains(a.outcome())) {
                 mismatches++;
-                example(examples, "answerMismatches", a.transactionId() + " answered " + a.outcome() + ", log " + onLog);
+                example(examples, "answerMismatches", id + " answered " + a.outcome() + ", log " + onLog);
             }
         }
-        return new Result(answers.size(), answered, decided, fallbacks, errors, lost, conflicting, duplicates, mismatches, examples);
+        return new Result(new LinkedHashSet<>(sent).size(), answered, decided, fallbacks, refused, refusedDecided, errors, lost,
+                conflicting, duplicates, mismatches, examples);
     }
 
     /**

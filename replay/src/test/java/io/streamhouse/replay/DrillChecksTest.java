@@ -18,9 +18,17 @@ class DrillChecksTest {
         return new DrillChecks.Answer(id, 200, "REVIEW", false, 0, 1500);
     }
 
+    private static DrillChecks.Answer refused(String id) {
+        return new DrillChecks.Answer(id, 503, null, false, 0, 10_000);
+    }
+
+    private static DrillChecks.Result check(List<DrillChecks.Answer> answers, Map<String, List<String>> decisions) {
+        return DrillChecks.check(answers.stream().map(DrillChecks.Answer::transactionId).toList(), answers, decisions);
+    }
+
     @Test
     void passesWhenEveryRequestHasExactlyOneMatchingDecision() {
-        var result = DrillChecks.check(List.of(decided("t1", "ALLOW"), fallback("t2")),
+        var result = check(List.of(decided("t1", "ALLOW"), fallback("t2")),
                 Map.of("t1", List.of("ALLOW"), "t2", List.of("BLOCK")));
 
         assertThat(result.passed()).isTrue();
@@ -30,7 +38,7 @@ class DrillChecksTest {
 
     @Test
     void catchesALostAndAConflictingDecisionAndCountsIdenticalDuplicates() {
-        var result = DrillChecks.check(List.of(decided("lost", "ALLOW"), decided("twice", "ALLOW"), decided("dup", "BLOCK")),
+        var result = check(List.of(decided("lost", "ALLOW"), decided("twice", "ALLOW"), decided("dup", "BLOCK")),
                 Map.of("twice", List.of("ALLOW", "REVIEW"), "dup", List.of("BLOCK", "BLOCK"), "other", List.of("ALLOW")));
 
         assertThat(result.passed()).isFalse();
@@ -42,7 +50,7 @@ class DrillChecksTest {
 
     @Test
     void catchesADecidedAnswerUnlikeTheLogButNotAFallback() {
-        var result = DrillChecks.check(List.of(decided("t1", "ALLOW"), fallback("t2")),
+        var result = check(List.of(decided("t1", "ALLOW"), fallback("t2")),
                 Map.of("t1", List.of("BLOCK"), "t2", List.of("ALLOW")));
 
         assertThat(result.answerMismatches()).isEqualTo(1);
@@ -51,18 +59,59 @@ class DrillChecksTest {
 
     @Test
     void aRequestWithoutAnAnswerFails() {
-        var result = DrillChecks.check(List.of(new DrillChecks.Answer("t1", 0, null, false, 0, 1)), Map.of("t1", List.of("ALLOW")));
+        var result = check(List.of(new DrillChecks.Answer("t1", 0, null, false, 0, 1)), Map.of("t1", List.of("ALLOW")));
 
         assertThat(result.requestErrors()).isEqualTo(1);
         assertThat(result.passed()).isFalse();
     }
 
     @Test
+    void aSentRequestMissingFromTheAnswersFails() {
+        var result = DrillChecks.check(List.of("t1", "t2"), List.of(decided("t1", "ALLOW")), Map.of("t1", List.of("ALLOW")));
+
+        assertThat(result.sent()).isEqualTo(2);
+        assertThat(result.requestErrors()).isEqualTo(1);
+        assertThat(result.examples()).containsEntry("requestErrors", List.of("t2 (no answer)"));
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
     void aRefusedRequestIsAnErrorButOwesNoDecision() {
-        var result = DrillChecks.check(List.of(new DrillChecks.Answer("t1", 422, null, false, 0, 1)), Map.of());
+        var result = check(List.of(new DrillChecks.Answer("t1", 422, null, false, 0, 1)), Map.of());
 
         assertThat(result.requestErrors()).isEqualTo(1);
         assertThat(result.lost()).isZero();
+        assertThat(result.passed()).isFalse();
+    }
+
+    @Test
+    void aRequestRefusedWith503ToldTheClientAndMayBeDecidedOnce() {
+        // During a broker restart ingest's publish times out: 503. t1's publish never landed, t2's did and the api decided it.
+        var result = check(List.of(decided("t0", "ALLOW"), refused("t1"), refused("t2")),
+                Map.of("t0", List.of("ALLOW"), "t2", List.of("REVIEW")));
+
+        assertThat(result.passed()).isTrue();
+        assertThat(result).extracting(DrillChecks.Result::refused, DrillChecks.Result::refusedDecided, DrillChecks.Result::requestErrors,
+                DrillChecks.Result::lost).containsExactly(2L, 1L, 0L, 0L);
+    }
+
+    @Test
+    void aRequestRefusedWith503NeverHasTwoDifferentOutcomes() {
+        var result = check(List.of(refused("t1"), refused("t2")), Map.of("t1", List.of("ALLOW", "BLOCK"), "t2", List.of("BLOCK", "BLOCK")));
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.conflicting()).isEqualTo(1);
+        assertThat(result.identicalDuplicates()).isEqualTo(1);
+        assertThat(result.examples()).containsEntry("conflicting", List.of("t1 [ALLOW, BLOCK] (refused with 503)"));
+    }
+
+    @Test
+    void anotherServerErrorIsNeitherADecisionNorARefusal() {
+        var result = check(List.of(new DrillChecks.Answer("t1", 500, null, false, 0, 1), new DrillChecks.Answer("t2", -1, null, false, 0, 1)),
+                Map.of("t1", List.of("ALLOW"), "t2", List.of("ALLOW")));
+
+        assertThat(result.refused()).isZero();
+        assertThat(result.requestErrors()).isEqualTo(2);
         assertThat(result.passed()).isFalse();
     }
 
