@@ -36,6 +36,10 @@ public interface ApiConfig {
     }
 
     interface Serving {
+        /** The {@code internal} role's token that forwarded lookups carry (./streamhouse up writes it). */
+        @WithName("internal-token-file")
+        java.util.Optional<String> internalTokenFile();
+
         /**
          * Off only in {@code @QuarkusTest}s: Kafka Streams started inside the Quarkus test class loader fails on
          * nested Avro records (a known trap); the serving path is tested by non-Quarkus tests instead.

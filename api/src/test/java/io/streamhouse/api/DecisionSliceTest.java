@@ -21,6 +21,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.get;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +35,18 @@ import static org.hamcrest.Matchers.hasItem;
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class DecisionSliceTest {
+    /** Requests of this class go out as test-staff: a token with reviewer, rules_admin, ops. */
+    @org.junit.jupiter.api.BeforeEach
+    void authenticate() {
+        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
+                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-staff", Roles.REVIEWER, Roles.RULES_ADMIN, Roles.OPS))).build();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void forgetToken() {
+        io.restassured.RestAssured.requestSpecification = null;
+    }
+
 
     @Test
     void requestOnTheLogIsDecidedAndExplainedOverHttp() throws Exception {

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.get;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -24,6 +27,18 @@ import static org.hamcrest.Matchers.not;
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class RulesAdminTest {
+    /** Requests of this class go out as test-staff: a token with rules_admin, reviewer. */
+    @org.junit.jupiter.api.BeforeEach
+    void authenticate() {
+        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
+                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-staff", Roles.RULES_ADMIN, Roles.REVIEWER))).build();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void forgetToken() {
+        io.restassured.RestAssured.requestSpecification = null;
+    }
+
 
     private static long ruleSetVersion() {
         return get("/v1/rules").then().statusCode(200).extract().jsonPath().getLong("ruleSetVersion");

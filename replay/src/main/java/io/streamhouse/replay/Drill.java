@@ -28,6 +28,8 @@ import io.streamhouse.supervisor.ChildState;
 import io.streamhouse.supervisor.ChildStatus;
 import io.streamhouse.supervisor.ControlChannel;
 import io.streamhouse.supervisor.StatusFile;
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.StackTokens;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.TopicPartition;
@@ -277,6 +279,9 @@ final class Drill implements Callable<Integer> {
             PrintStream log = json ? err : out;
             long runSeed = seed != null ? seed : System.currentTimeMillis();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            // The drill's traffic goes in as the stack's development payments and device callers.
+            paymentsToken = StackTokens.read(stack.data(), Roles.PAYMENTS);
+            deviceToken = StackTokens.read(stack.data(), Roles.DEVICE);
             ReplayCli.Stack.requireRegistry(endpoints);
             if (status(http, api.resolve("/q/health/ready")) != 200) {
                 throw new Endpoints.EnvironmentException("the api at " + api + " is not ready (/q/health/ready): start the stack first");
@@ -586,6 +591,9 @@ final class Drill implements Callable<Integer> {
             return out;
         }
 
+        private String paymentsToken;
+        private String deviceToken;
+
         private void sendAsync(HttpClient http, GeneratedEvent e, long shiftMs, Map<String, Integer> statuses, CountDownLatch done) {
             ObjectNode body;
             URI uri;
@@ -600,6 +608,7 @@ final class Drill implements Callable<Integer> {
             shift(body, "occurredAt", shiftMs);
             shift(body, "promisedBy", shiftMs);
             HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + deviceToken)
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
             http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, x) -> {
                 statuses.put(e.eventId(), x != null ? 0 : r.statusCode());
@@ -619,6 +628,7 @@ final class Drill implements Callable<Integer> {
             String payload = tx.body().deepCopy().put("occurredAt", Instant.ofEpochMilli(sentAt).toString()).toString();
             HttpRequest request = HttpRequest.newBuilder(ingest.resolve("/v1/transactions/authorize"))
                     .timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + paymentsToken)
                     .POST(HttpRequest.BodyPublishers.ofString(payload)).build();
             http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
                 long at = System.currentTimeMillis();

@@ -3,6 +3,9 @@ package io.streamhouse.api.decisions;
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.projections.DecisionLookupProjection;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,18 +21,22 @@ import java.util.regex.Pattern;
 
 /**
  * {@code GET /v1/transactions/{id}/decision}: the decision recorded for a transaction, from the local store of
- * the decisions projection. (Routing a key held by another instance arrives with the Serving issue.)
+ * the decisions projection. (Routing a key held by another instance arrives with the Serving issue.) A payments
+ * caller reads only its own transactions' decisions ({@link DecisionReaders}).
  */
 @Path("/v1/transactions/{id}/decision")
 public class DecisionResource {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
     private final KafkaStreams streams;
+    private final SecurityIdentity caller;
 
-    public DecisionResource(KafkaStreams streams) {
+    public DecisionResource(KafkaStreams streams, SecurityIdentity caller) {
         this.streams = streams;
+        this.caller = caller;
     }
 
     @GET
+    @RolesAllowed({Roles.PAYMENTS, Roles.REVIEWER})
     @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
     public Response get(@PathParam("id") String id) {
         if (!ID.matcher(id).matches()) {
@@ -42,7 +49,7 @@ public class DecisionResource {
         } catch (InvalidStateStoreException e) {
             return Problems.notReady("the decision store", streams.state());
         }
-        if (decision == null) {
+        if (decision == null || !DecisionReaders.mayRead(caller, decision)) {
             return Problems.of(404, "No decision", "no decision is recorded for transaction " + id
                     + " (unknown, or not decided yet: decisions follow a request within milliseconds)");
         }

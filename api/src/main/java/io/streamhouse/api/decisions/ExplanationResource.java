@@ -1,6 +1,9 @@
 package io.streamhouse.api.decisions;
 
 import io.streamhouse.api.http.Problems;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,12 +21,15 @@ import java.util.Optional;
 @Path("/v1/transactions/{id}/explanation")
 public class ExplanationResource {
     private final DecisionQueries decisions;
+    private final SecurityIdentity caller;
 
-    public ExplanationResource(DecisionQueries decisions) {
+    public ExplanationResource(DecisionQueries decisions, SecurityIdentity caller) {
         this.decisions = decisions;
+        this.caller = caller;
     }
 
     @GET
+    @RolesAllowed({Roles.PAYMENTS, Roles.REVIEWER})
     @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
     public Response explain(@PathParam("id") String id) {
         if (!DecisionQueries.isValidId(id)) {
@@ -31,7 +37,8 @@ public class ExplanationResource {
         }
         Optional<DecisionQueries.Explanation> explanation;
         try {
-            explanation = decisions.explain(id);
+            boolean readable = decisions.decision(id).map(d -> DecisionReaders.mayRead(caller, d)).orElse(false);
+            explanation = readable ? decisions.explain(id) : Optional.empty();
         } catch (InvalidStateStoreException e) {
             return Problems.notReady("the decision store", decisions.streamsState());
         }

@@ -1,6 +1,8 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.Tool;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.streamhouse.api.decisions.DecisionQueries;
@@ -53,6 +55,7 @@ public class ContextTools {
         return all;
     }
 
+    @RolesAllowed({Roles.AGENT, Roles.OPS})
     @Tool(name = "listTopics", description = "Lists the topics of the Streamhouse event log: description, partitions, "
             + "key and value types, schema subject, cleanup policy, retention, dead-letter topic, and the live end "
             + "offset (records written so far, summed over partitions) from the broker.",
@@ -61,6 +64,7 @@ public class ContextTools {
         return results.guard("listTopics", () -> results.json(topics.list()));
     }
 
+    @RolesAllowed({Roles.AGENT, Roles.OPS})
     @Tool(name = "getMetadata", description = "Describes one topic or one queryable store by name. For a topic: the "
             + "latest value schema from the schema registry, partitions with leaders and end offsets, cleanup policy "
             + "and retention as configured on the broker. For a store: what it holds, its key and value, and the tool "
@@ -93,6 +97,7 @@ public class ContextTools {
         });
     }
 
+    @RolesAllowed(Roles.AGENT)
     @Tool(name = "queryData", description = "Looks up one key in a queryable store (always-current state): "
             + "decisions-by-transaction by transaction id, rules-definitions-global by rule id, and the serving "
             + "projections' stores where this build has them (see getMetadata / the error listing the stores).",

@@ -1,6 +1,8 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.Tool;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.streamhouse.api.decisions.DecisionQueries;
@@ -33,6 +35,7 @@ public class DomainTools {
         return io.quarkiverse.mcp.server.ToolResponse.error(((ServingProjections.Unavailable) result).message());
     }
 
+    @RolesAllowed({Roles.AGENT, Roles.REVIEWER})
     @Tool(name = "why_blocked", description = "Explains the decision on a card payment: outcome (ALLOW / REVIEW / "
             + "BLOCK), a one-line summary, every rule that fired with its version and the values that triggered it, the "
             + "rule as defined now, and the contributing transactions.",
@@ -45,6 +48,7 @@ public class DomainTools {
         });
     }
 
+    @RolesAllowed(Roles.AGENT)
     @Tool(name = "where_is_parcel", description = "Where a parcel is now (or as of an instant): status, last scan, "
             + "hub, the vehicle carrying it and its live position, ETA, SLA risk, recent history, with freshness.",
             annotations = @Tool.Annotations(readOnlyHint = true, openWorldHint = false))
@@ -54,6 +58,7 @@ public class DomainTools {
                 projections.parcel(ToolResults.requireId("parcelId", parcelId), ToolResults.optionalInstant("asOf", asOf))));
     }
 
+    @RolesAllowed(Roles.AGENT)
     @Tool(name = "customer_state", description = "A customer's current state (or as of an instant): orders, spend, "
             + "cards, open alerts, last decisions and risk, with freshness.",
             annotations = @Tool.Annotations(readOnlyHint = true, openWorldHint = false))
@@ -63,6 +68,7 @@ public class DomainTools {
                 projections.customer(ToolResults.requireId("customerId", customerId), ToolResults.optionalInstant("asOf", asOf))));
     }
 
+    @RolesAllowed(Roles.AGENT)
     @Tool(name = "vehicle_health", description = "A vehicle's health now (or as of an instant): last telemetry, "
             + "alerts, maintenance due, with freshness.",
             annotations = @Tool.Annotations(readOnlyHint = true, openWorldHint = false))
@@ -72,6 +78,7 @@ public class DomainTools {
                 projections.vehicle(ToolResults.requireId("vehicleId", vehicleId), ToolResults.optionalInstant("asOf", asOf))));
     }
 
+    @RolesAllowed(Roles.AGENT)
     @Tool(name = "recent_alerts", description = "The newest alerts (fraud, parcel, maintenance), newest first, one "
             + "page at a time; pass the returned cursor as 'before' for the next page.",
             annotations = @Tool.Annotations(readOnlyHint = true, openWorldHint = false))

@@ -1,6 +1,8 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.Tool;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
 
@@ -14,6 +16,7 @@ public class ReviewTools {
         this.recorder = recorder;
     }
 
+    @RolesAllowed({Roles.AGENT, Roles.REVIEWER})
     @Tool(name = "record_review_outcome", description = "Records the outcome of reviewing a payment that was held for "
             + "REVIEW. CONFIRMED_FRAUD flags the card, so its next payments are BLOCKed (by the flagged-subject rule, "
             + "the reason naming this review); LEGITIMATE is recorded and blocks nothing. Refused unless the "

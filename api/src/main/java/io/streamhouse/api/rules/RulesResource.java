@@ -13,6 +13,8 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
 import jakarta.ws.rs.Consumes;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -59,6 +61,7 @@ public class RulesResource {
     }
 
     @GET
+    @RolesAllowed({Roles.RULES_ADMIN, Roles.REVIEWER})
     public Response list() {
         try {
             var rules = book.current();
@@ -73,6 +76,7 @@ public class RulesResource {
     }
 
     @GET
+    @RolesAllowed({Roles.RULES_ADMIN, Roles.REVIEWER})
     @Path("/{ruleId}")
     public Response get(@PathParam("ruleId") String ruleId) {
         try {
@@ -84,6 +88,7 @@ public class RulesResource {
     }
 
     @PUT
+    @RolesAllowed(Roles.RULES_ADMIN)
     @Path("/{ruleId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response put(@PathParam("ruleId") String ruleId, String raw) {

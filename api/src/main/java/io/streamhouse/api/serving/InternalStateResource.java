@@ -1,5 +1,7 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -13,6 +15,7 @@ import jakarta.ws.rs.core.Response;
  * (see {@link KeyRouter}). Not part of the public API: do not expose /internal beyond the instances' network.
  */
 @Path("/internal/v1")
+@RolesAllowed(Roles.INTERNAL)
 @Produces(MediaType.APPLICATION_JSON)
 public class InternalStateResource {
     private final ServingStreams serving;

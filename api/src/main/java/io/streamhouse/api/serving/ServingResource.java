@@ -3,6 +3,8 @@ package io.streamhouse.api.serving;
 import io.smallrye.mutiny.Multi;
 import io.streamhouse.api.http.Problems;
 import jakarta.ws.rs.DefaultValue;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -40,24 +42,28 @@ public class ServingResource {
     }
 
     @GET
+    @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     @Path("/parcels/{id}")
     public Views.ParcelView parcel(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
         return answer(queries.parcel(id, validated("parcel", id, asOf)));
     }
 
     @GET
+    @RolesAllowed(Roles.REVIEWER)
     @Path("/customers/{id}")
     public Views.CustomerView customer(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
         return answer(queries.customer(id, validated("customer", id, asOf)));
     }
 
     @GET
+    @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     @Path("/vehicles/{id}")
     public Views.VehicleView vehicle(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
         return answer(queries.vehicle(id, validated("vehicle", id, asOf)));
     }
 
     @GET
+    @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     @Path("/alerts")
     public Views.AlertPage alerts(@QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") String limit) {
         int n;
@@ -78,6 +84,7 @@ public class ServingResource {
     }
 
     @GET
+    @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     @Path("/alerts/stream")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)

@@ -98,7 +98,8 @@ public class ServingStreams {
             LOG.error("Serving projections thread failed; replacing it", e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
-        KeyRouter createdRouter = new KeyRouter(created, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2)), partitionsByStore());
+        KeyRouter createdRouter = new KeyRouter(created, openStores, self, new HttpForwarder(Duration.ofMillis(300), Duration.ofSeconds(2),
+                new InternalToken(config.serving().internalTokenFile().map(Path::of))), partitionsByStore());
         StreamsTimeline timeline = new StreamsTimeline("serving projections");
         created.setStateListener((newState, oldState) -> {
             createdRouter.invalidateMetadata(); // partition owners change only in a rebalance

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.api.http.Problems.FieldError;
 import jakarta.ws.rs.Consumes;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -37,6 +39,7 @@ public class SqlResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ANALYST)
     @Consumes(MediaType.APPLICATION_JSON)
     public Response query(String raw) {
         JsonNode body;

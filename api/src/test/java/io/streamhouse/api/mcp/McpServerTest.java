@@ -42,6 +42,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,6 +58,18 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 class McpServerTest {
+    /** Requests of this class go out as test-agent: a token with agent, ops. */
+    @org.junit.jupiter.api.BeforeEach
+    void authenticate() {
+        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
+                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-agent", Roles.AGENT, Roles.OPS))).build();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void forgetToken() {
+        io.restassured.RestAssured.requestSpecification = null;
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TestHTTPResource("/")
@@ -64,7 +79,10 @@ class McpServerTest {
 
     @BeforeEach
     void connect() {
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(root.toString()).endpoint("/mcp").build())
+        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(root.toString()).endpoint("/mcp")
+                .httpRequestCustomizer((request, method, uri, body, context) -> request.header("Authorization", TestTokens.bearer(
+                        TestTokens.of("test-agent", Roles.AGENT))))
+                .build())
                 .requestTimeout(Duration.ofSeconds(30))
                 .clientInfo(new McpSchema.Implementation("streamhouse-test-agent", "1"))
                 .build();

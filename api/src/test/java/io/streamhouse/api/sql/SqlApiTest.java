@@ -33,6 +33,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.get;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +49,18 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 @QuarkusTestResource(value = LakeQueryTestResource.class, restrictToAnnotatedClass = true)
 class SqlApiTest {
+    /** Requests of this class go out as test-analyst: a token with analyst, agent, ops. */
+    @org.junit.jupiter.api.BeforeEach
+    void authenticate() {
+        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
+                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-analyst", Roles.ANALYST, Roles.AGENT, Roles.OPS))).build();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void forgetToken() {
+        io.restassured.RestAssured.requestSpecification = null;
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RUN = "sqlapi-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -105,7 +120,10 @@ class SqlApiTest {
 
     @Test
     void theSameQueryIsAnMcpTool() throws Exception {
-        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(root.toString()).endpoint("/mcp").build())
+        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(root.toString()).endpoint("/mcp")
+                .httpRequestCustomizer((request, method, uri, body, context) -> request.header("Authorization", TestTokens.bearer(
+                        TestTokens.of("test-analyst", Roles.AGENT))))
+                .build())
                 .requestTimeout(Duration.ofSeconds(60)).clientInfo(new McpSchema.Implementation("streamhouse-test-agent", "1")).build();
         try {
             client.initialize();

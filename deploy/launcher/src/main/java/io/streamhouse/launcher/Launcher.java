@@ -3,6 +3,8 @@ package io.streamhouse.launcher;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.lakequery.LakeQueryOptions;
 import io.streamhouse.loadtests.demo.DemoFleet;
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.StackTokens;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.supervisor.ChildState;
@@ -150,6 +152,14 @@ public final class Launcher {
                 sqlUrl = java.net.URI.create("http://127.0.0.1:" + freePort());
                 env.put("STREAMHOUSE_LAKE_QUERY_URL", sqlUrl.toString());
             }
+            // Access control: the key pair stays in the data directory, the apps get the public key; one token per role.
+            stack.tokens = StackTokens.issue(data, Instant.now());
+            env.put("STREAMHOUSE_JWT_PUBLIC_KEY", StackTokens.publicKey(data).toAbsolutePath().toUri().toString());
+            env.put("STREAMHOUSE_INTERNAL_TOKEN_FILE", StackTokens.tokenFile(data, Roles.INTERNAL).toAbsolutePath().toString());
+            // The demo, the drills and the benchmarks drive the edges with the development payments and device tokens far
+            // beyond one real client's rate; every other caller keeps the default limit.
+            env.put("STREAMHOUSE_RATE_LIMIT_OVERRIDES", StackTokens.subject(Roles.PAYMENTS) + ":100000:200000,"
+                    + StackTokens.subject(Roles.DEVICE) + ":100000:200000");
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
@@ -253,7 +263,7 @@ public final class Launcher {
         OUT.printf("Demo load: %d card payments (seed %d) authorized synchronously through ingest, decisions read back from the api ...%n",
                 options.demoCount(), options.seed());
         DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), options.seed(), options.demoCount(),
-                Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+                Instant.now().minusSeconds(60), Duration.ofSeconds(60), stack.tokens.get(Roles.PAYMENTS));
         stack.demoDecisions = result;
         OUT.printf("  %d sent, decisions %s in %.1f s%n", result.sent(), result.outcomes(), result.elapsed().toMillis() / 1000.0);
         var sorted = result.authorizeMillis().stream().sorted().toList();
@@ -271,7 +281,8 @@ public final class Launcher {
         }
         OUT.println("  Every answer matched the demo's ground truth and the decision the api recorded.");
         OUT.println("Demo fleet: truck-7 reports its position, parcel P-1042 goes out for delivery on it ...");
-        var parcel = DemoFleet.run(stack.ingest.url(), stack.api.url(), Instant.now().minusSeconds(60), Duration.ofSeconds(60));
+        var parcel = DemoFleet.run(stack.ingest.url(), stack.api.url(), Instant.now().minusSeconds(60), Duration.ofSeconds(60),
+                stack.tokens.get(Roles.DEVICE), stack.tokens.get(Roles.OPS));
         if (parcel == null) {
             OUT.println("  The api did not show parcel P-1042 out for delivery within 60 s.");
             return false;
@@ -301,6 +312,7 @@ public final class Launcher {
         var mapper = new ObjectMapper();
         var request = java.net.http.HttpRequest.newBuilder(stack.api.url().resolve("/v1/sql"))
                 .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + stack.tokens.get(Roles.ANALYST))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString(mapper.createObjectNode().put("sql", sql).toString())).build();
         long t0 = System.nanoTime();
         var response = java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -338,15 +350,19 @@ public final class Launcher {
         stack.platform.connectWorker().ifPresent(worker -> OUT.println("  kafka connect   " + worker.restUrl() + "  (GET "
                 + (stack.platform.cdcSource().isPresent() ? "/connectors/shop-cdc/status, " : "")
                 + "/connectors/lake/status)"));
-        OUT.println("  health          " + stack.api.url().resolve("/q/health"));
+        OUT.println("  health          " + stack.api.url().resolve("/q/health/ready") + "  (liveness and readiness open; the rest of /q needs ops)");
         OUT.println("  logs            " + data.resolve("logs"));
+        OUT.println("Development tokens (valid " + StackTokens.LIFETIME.toDays() + " days; one per role, also in "
+                + data.resolve("tokens") + "; docs/security.md says which role may call what):");
+        stack.tokens.forEach((role, token) -> OUT.printf("  %-12s %s%n", role, token));
         OUT.println("Try:");
-        OUT.println("  curl -s -XPOST " + stack.ingest.url() + "/v1/transactions/authorize -H 'Content-Type: application/json' -d '"
+        OUT.println("  PAYMENTS=$(cat " + StackTokens.tokenFile(data, Roles.PAYMENTS) + ")");
+        OUT.println("  curl -s -XPOST " + stack.ingest.url() + "/v1/transactions/authorize -H \"Authorization: Bearer $PAYMENTS\" -H 'Content-Type: application/json' -d '"
                 + "{\"transactionId\":\"tx-1\",\"occurredAt\":\"" + Instant.now().toString().substring(0, 19) + "Z\","
                 + "\"card\":{\"number\":\"4111111111111111\"},\"merchant\":{\"id\":\"m-1\",\"name\":\"Shop\",\"mcc\":\"5411\",\"country\":\"NL\"},"
                 + "\"amount\":\"1500.00\",\"currency\":\"EUR\",\"channel\":\"ECOMMERCE\"}'");
-        OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/explanation");
-        OUT.println("  curl -s " + stack.api.url() + "/v1/parcels/P-1042");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/transactions/tx-1/explanation -H \"Authorization: Bearer $PAYMENTS\"");
+        OUT.println("  curl -s " + stack.api.url() + "/v1/parcels/P-1042 -H \"Authorization: Bearer $(cat " + StackTokens.tokenFile(data, Roles.OPS) + ")\"");
     }
 
     static int down(LaunchOptions options) throws InterruptedException {
@@ -627,6 +643,7 @@ public final class Launcher {
         SqlProcess sql;
         DemoLoad.Result demoDecisions;
         String cdcCustomer;
+        Map<String, String> tokens = Map.of();
 
         @Override
         public synchronized void close() {

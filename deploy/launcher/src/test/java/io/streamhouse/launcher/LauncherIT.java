@@ -2,6 +2,8 @@ package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.StackTokens;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -26,13 +28,14 @@ class LauncherIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Path DATA = Path.of("target", "launcher-it").toAbsolutePath();
     /** How long the sink may take to land what the log holds (it commits every second). */
     private static final java.util.concurrent.atomic.AtomicInteger QUERIES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Duration LAKE_CATCH_UP = Duration.ofSeconds(60);
 
     @Test
     void upRunsTheSliceAndStopsEverything() throws Exception {
-        Path data = Path.of("target", "launcher-it").toAbsolutePath();
+        Path data = DATA;
         var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--fresh", "--exit-after-demo",
                 "--demo", "30", "--seed", "7", "--kafka-port", "0", "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
         List<ProcessHandle> before = ProcessHandle.current().children().toList();
@@ -127,6 +130,7 @@ class LauncherIT {
         org.awaitility.Awaitility.await("GET /v1/customers/" + customer + " shows an order").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(api.resolve("/v1/customers/" + customer))
+                            .header("Authorization", "Bearer " + StackTokens.read(DATA, Roles.REVIEWER))
                             .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() != 200) {
                         return false;
@@ -140,7 +144,7 @@ class LauncherIT {
     private static JsonNode rows(URI api, String sql) throws Exception {
         QUERIES.incrementAndGet();
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(api.resolve("/v1/sql")).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json")
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + StackTokens.read(DATA, Roles.ANALYST))
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.createObjectNode().put("sql", sql).toString())).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(sql + " → " + r.body()).isEqualTo(200);

@@ -41,6 +41,7 @@ public final class Decisions {
                 .setTransactionId(request.getTransactionId())
                 .setCardToken(request.getCardToken())
                 .setCustomerId(request.getCustomerId())
+                .setSubmittedBy(request.getSubmittedBy())
                 .setOutcome(decision.outcome())
                 .setReasons(reasons)
                 .setRuleSetVersion(decision.ruleSetVersion())

@@ -22,8 +22,8 @@ import java.util.List;
 public enum EventTypes {
     CUSTOMER_EVENT(CustomerEvent.class, CustomerEvent.getClassSchema(), 1),
     ORDER_EVENT(OrderEvent.class, OrderEvent.getClassSchema(), 2),
-    TRANSACTION_AUTHORIZATION_REQUESTED(TransactionAuthorizationRequested.class, TransactionAuthorizationRequested.getClassSchema(), 1),
-    TRANSACTION_DECISION(TransactionDecision.class, TransactionDecision.getClassSchema(), 1),
+    TRANSACTION_AUTHORIZATION_REQUESTED(TransactionAuthorizationRequested.class, TransactionAuthorizationRequested.getClassSchema(), 2),
+    TRANSACTION_DECISION(TransactionDecision.class, TransactionDecision.getClassSchema(), 2),
     VEHICLE_TELEMETRY(VehicleTelemetry.class, VehicleTelemetry.getClassSchema(), 1),
     PARCEL_SCANNED(ParcelScanned.class, ParcelScanned.getClassSchema(), 1),
     ALERT(Alert.class, Alert.getClassSchema(), 2),

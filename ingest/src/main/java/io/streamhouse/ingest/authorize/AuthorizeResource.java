@@ -12,7 +12,10 @@ import io.streamhouse.ingest.intake.EventIntake;
 import io.streamhouse.ingest.intake.Submission;
 import io.streamhouse.ingest.transactions.CardTokenizer;
 import io.streamhouse.ingest.transactions.TransactionRequestParser;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.common.annotation.Blocking;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -43,9 +46,12 @@ public class AuthorizeResource {
     private final TransactionRequestParser parser;
     private final Duration defaultDeadline;
     private final Duration maxDeadline;
+    private final SecurityIdentity caller;
 
-    public AuthorizeResource(EventRequests requests, EventIntake intake, DecisionWaiter waiter, IngestConfig config) {
+    public AuthorizeResource(EventRequests requests, EventIntake intake, DecisionWaiter waiter, IngestConfig config,
+                             SecurityIdentity caller) {
         this.requests = requests;
+        this.caller = caller;
         this.intake = intake;
         this.waiter = waiter;
         this.parser = new TransactionRequestParser(new CardTokenizer(config.tokenization().key()));
@@ -63,6 +69,7 @@ public class AuthorizeResource {
      */
     @POST
     @Blocking
+    @RolesAllowed(Roles.PAYMENTS)
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public CompletionStage<Response> authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
@@ -70,6 +77,9 @@ public class AuthorizeResource {
         Duration deadline = deadline(deadlineMs);
         Submission<TransactionAuthorizationRequested> submission = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
             var event = parser.parse(item, path, recordedAt, fields);
+            if (event != null) {
+                event.setSubmittedBy(caller.getPrincipal().getName());
+            }
             return event == null ? null : new Submission<>(event.getTransactionId(), event.getCardToken(),
                     event.getEnvelope().getEventId(), "transactionId", event);
         });

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.http.EventRequests;
 import jakarta.ws.rs.Consumes;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -26,6 +28,7 @@ public class TelemetryResource {
     }
 
     @POST
+    @RolesAllowed(Roles.DEVICE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response submit(String raw) throws JsonProcessingException {

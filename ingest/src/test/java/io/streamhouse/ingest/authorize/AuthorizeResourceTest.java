@@ -33,6 +33,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static io.restassured.RestAssured.get;
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -102,7 +105,7 @@ class AuthorizeResourceTest {
     }
 
     private static CompletableFuture<io.restassured.response.Response> authorizeAsync(String body, long deadlineMs) {
-        return CompletableFuture.supplyAsync(() -> given().contentType(ContentType.JSON).body(body)
+        return CompletableFuture.supplyAsync(() -> given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body)
                 .post("/v1/transactions/authorize?deadlineMs=" + deadlineMs));
     }
 
@@ -124,7 +127,7 @@ class AuthorizeResourceTest {
     void pastTheDeadlineTheAnswerIsAnExplicitFallbackAndTheRequestIsStillOnTheLog() {
         awaitReady();
         String id = "auth-late-" + UUID.randomUUID();
-        given().contentType(ContentType.JSON).body(payment(id, "12.00", "5411"))
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(payment(id, "12.00", "5411"))
                 .post("/v1/transactions/authorize?deadlineMs=1")
                 .then().statusCode(200)
                 .body("decided", equalTo(false))
@@ -140,19 +143,19 @@ class AuthorizeResourceTest {
         var first = authorizeAsync(payment(id, "1500.00", "5411"), 10_000);
         decide(requestOnTheLog(id));
         first.get(20, TimeUnit.SECONDS).then().statusCode(200).body("outcome", equalTo("REVIEW"));
-        given().contentType(ContentType.JSON).body(payment(id, "1500.00", "5411"))
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(payment(id, "1500.00", "5411"))
                 .post("/v1/transactions/authorize?deadlineMs=5000")
                 .then().statusCode(200).body("decided", equalTo(true)).body("outcome", equalTo("REVIEW"));
     }
 
     @Test
     void badInputIsRefusedNamingTheField() {
-        given().contentType(ContentType.JSON).body(payment("auth-bad", "-5", "5411"))
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(payment("auth-bad", "-5", "5411"))
                 .post("/v1/transactions/authorize").then().statusCode(422).body("errors.field", hasItem("amount"));
-        given().contentType(ContentType.JSON).body(payment("auth-bad", "5", "5411"))
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(payment("auth-bad", "5", "5411"))
                 .post("/v1/transactions/authorize?deadlineMs=600000").then().statusCode(422)
                 .body("errors.field", hasItem("deadlineMs"));
-        given().contentType(ContentType.JSON).body("[" + payment("auth-bad", "5", "5411") + "]")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("[" + payment("auth-bad", "5", "5411") + "]")
                 .post("/v1/transactions/authorize").then().statusCode(422);
     }
 }

@@ -7,6 +7,8 @@ import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.fuzz.FuzzCase.Expect;
 import io.streamhouse.ingest.testing.LogRecords;
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,8 @@ class EndpointFuzzTest {
     @TestHTTPResource("/")
     URL base;
 
+    /** Both edge roles: the fuzz cases cover the payments and the device endpoints. */
+    private static final String TOKEN = TestTokens.of("test-fuzz", Roles.PAYMENTS, Roles.DEVICE);
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -206,6 +210,7 @@ class EndpointFuzzTest {
     private HttpResponse<String> send(FuzzCase c) throws java.io.IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(base.toString()).resolve(c.path().substring(1)))
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", c.contentType())
+                .header("Authorization", TestTokens.bearer(TOKEN))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(c.body())).build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -22,6 +22,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.UUID;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
@@ -113,7 +116,7 @@ class MqttTelemetryBridgeTest {
 
     @Test
     void theMqttHealthGroupSaysTheBridgeIsSubscribed() {
-        given().get("/q/health/group/mqtt").then().statusCode(200)
+        given().auth().oauth2(TestTokens.forRole(Roles.OPS)).get("/q/health/group/mqtt").then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks[0].data.topicFilter", equalTo(MosquittoResource.TOPIC));
     }

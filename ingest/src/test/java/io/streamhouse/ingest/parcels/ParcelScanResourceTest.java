@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import java.util.UUID;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -26,13 +29,13 @@ class ParcelScanResourceTest {
     @Test
     void aScanIsOnTheScansTopicKeyedByParcelAndARetryIsNotWrittenAgain() {
         String parcel = "pcl-" + UUID.randomUUID().toString().substring(0, 8);
-        var first = given().contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
+        var first = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
                 .then().statusCode(202)
                 .body("id", equalTo(parcel))
                 .body("topic", equalTo(Topics.PARCEL_SCANS.name()))
                 .body("duplicate", equalTo(false))
                 .extract().jsonPath();
-        given().contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(SCAN).post("/v1/parcels/{id}/scans", parcel)
                 .then().statusCode(202)
                 .body("duplicate", equalTo(true))
                 .body("offset", equalTo(first.getInt("offset")));
@@ -49,14 +52,14 @@ class ParcelScanResourceTest {
 
     @Test
     void aBadPathIdAndEveryBadFieldAreNamedAndAnArrayIsRefused() {
-        given().contentType(ContentType.JSON)
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON)
                 .body("{\"occurredAt\": \"2026-03-02T09:00:00Z\", \"status\": \"UNKNOWN\", \"vehicleId\": 7, \"weightKg\": 2}")
                 .post("/v1/parcels/{id}/scans", "no spaces")
                 .then().statusCode(422).contentType("application/problem+json")
                 .body("errors.field", hasItems("parcelId", "status", "vehicleId", "weightKg"));
-        given().contentType(ContentType.JSON).body("[" + SCAN + "]").post("/v1/parcels/{id}/scans", "pcl-1")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("[" + SCAN + "]").post("/v1/parcels/{id}/scans", "pcl-1")
                 .then().statusCode(422).body("errors[0].field", equalTo("$"));
-        given().contentType(ContentType.JSON).body("{\"status\": ").post("/v1/parcels/{id}/scans", "pcl-1")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("{\"status\": ").post("/v1/parcels/{id}/scans", "pcl-1")
                 .then().statusCode(400).contentType("application/problem+json");
     }
 }

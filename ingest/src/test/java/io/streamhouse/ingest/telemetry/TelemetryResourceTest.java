@@ -15,6 +15,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -39,7 +42,7 @@ class TelemetryResourceTest {
     @Test
     void aReadingIsOnTheTelemetryTopicAsAvroKeyedByVehicle() {
         String vehicle = vehicle();
-        var accepted = given().contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:00Z", 82.5))
+        var accepted = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:00Z", 82.5))
                 .post("/v1/telemetry")
                 .then().statusCode(202)
                 .body("id", equalTo(vehicle))
@@ -62,9 +65,9 @@ class TelemetryResourceTest {
     @Test
     void theSameReadingTwiceIsOneRecordAndTheSecondAnswerSaysDuplicateWithTheOriginalPosition() {
         String body = reading(vehicle(), "2026-03-02T09:00:00Z", 60);
-        var first = given().contentType(ContentType.JSON).body(body).post("/v1/telemetry")
+        var first = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(body).post("/v1/telemetry")
                 .then().statusCode(202).body("duplicate", equalTo(false)).extract().jsonPath();
-        var retry = given().contentType(ContentType.JSON).body(body).post("/v1/telemetry")
+        var retry = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(body).post("/v1/telemetry")
                 .then().statusCode(202).body("duplicate", equalTo(true)).extract().jsonPath();
 
         assertThat(retry.getString("eventId")).isEqualTo(first.getString("eventId"));
@@ -85,7 +88,7 @@ class TelemetryResourceTest {
             for (int i = 0; i < clients; i++) {
                 answers.add(pool.submit(() -> {
                     start.await();
-                    return given().contentType(ContentType.JSON).body(body).post("/v1/telemetry")
+                    return given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(body).post("/v1/telemetry")
                             .then().statusCode(202).extract().jsonPath();
                 }));
             }
@@ -106,9 +109,9 @@ class TelemetryResourceTest {
     void aBatchIsAcceptedInOrderAndMayRepeatAnEarlierReading() {
         String vehicle = vehicle();
         String earlier = reading(vehicle, "2026-03-02T09:00:00Z", 10);
-        given().contentType(ContentType.JSON).body(earlier).post("/v1/telemetry").then().statusCode(202);
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(earlier).post("/v1/telemetry").then().statusCode(202);
 
-        given().contentType(ContentType.JSON).body("[" + earlier + "," + reading(vehicle, "2026-03-02T09:00:10Z", 20) + "]")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("[" + earlier + "," + reading(vehicle, "2026-03-02T09:00:10Z", 20) + "]")
                 .post("/v1/telemetry")
                 .then().statusCode(202)
                 .body("$", hasSize(2))
@@ -118,7 +121,7 @@ class TelemetryResourceTest {
     @Test
     void aBatchWithTheSameReadingTwiceNamesTheRepeat() {
         String r = reading(vehicle(), "2026-03-02T09:00:00Z", 10);
-        given().contentType(ContentType.JSON).body("[" + r + "," + r + "]").post("/v1/telemetry")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("[" + r + "," + r + "]").post("/v1/telemetry")
                 .then().statusCode(422).body("errors.field", equalTo(java.util.List.of("[1].occurredAt")));
     }
 
@@ -126,9 +129,9 @@ class TelemetryResourceTest {
     void aClientEventIdReusedForADifferentReadingIs409AndNothingIsWritten() {
         String eventId = UUID.randomUUID().toString();
         String vehicle = vehicle();
-        given().contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:00Z", 10).replaceFirst("\\{", "{\"eventId\": \"" + eventId + "\", "))
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:00Z", 10).replaceFirst("\\{", "{\"eventId\": \"" + eventId + "\", "))
                 .post("/v1/telemetry").then().statusCode(202);
-        given().contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:05Z", 11).replaceFirst("\\{", "{\"eventId\": \"" + eventId + "\", "))
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(reading(vehicle, "2026-03-02T09:00:05Z", 11).replaceFirst("\\{", "{\"eventId\": \"" + eventId + "\", "))
                 .post("/v1/telemetry")
                 .then().statusCode(409).contentType("application/problem+json").body("errors[0].field", equalTo("eventId"));
         assertThat(LogRecords.countByEventId(Topics.VEHICLE_TELEMETRY, eventId)).isEqualTo(1);
@@ -136,16 +139,16 @@ class TelemetryResourceTest {
 
     @Test
     void everyBadFieldIsNamedMalformedJsonIs400AndOversizedIs413() {
-        given().contentType(ContentType.JSON).body("""
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("""
                         {"vehicleId": "", "occurredAt": "noon", "position": {"lat": 91, "lon": 0}, "speedKmh": 401,
                          "coolantTempC": 201, "odometerKm": -1, "faultCodes": ["P9999"], "fuel": 3}""")
                 .post("/v1/telemetry")
                 .then().statusCode(422).contentType("application/problem+json")
                 .body("errors.field", hasItems("vehicleId", "occurredAt", "position.lat", "speedKmh", "coolantTempC",
                         "odometerKm", "faultCodes[0]", "fuel"));
-        given().contentType(ContentType.JSON).body("{\"vehicleId\": ").post("/v1/telemetry")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("{\"vehicleId\": ").post("/v1/telemetry")
                 .then().statusCode(400).contentType("application/problem+json");
-        given().contentType(ContentType.JSON).body("[" + "1,".repeat(300_000) + "1]").post("/v1/telemetry")
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("[" + "1,".repeat(300_000) + "1]").post("/v1/telemetry")
                 .then().statusCode(413);
     }
 }

@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.testing.TestTokens;
+
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -56,7 +59,7 @@ class TransactionResourceTest {
 
     @Test
     void acceptedTransactionIsOnTheLogAsAvroWithATokenInsteadOfTheCardNumber() {
-        var accepted = given().contentType(ContentType.JSON).body(body("it-tx-1", "12.34"))
+        var accepted = given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body("it-tx-1", "12.34"))
                 .when().post("/v1/transactions")
                 .then().statusCode(202)
                 .body("id", equalTo("it-tx-1"))
@@ -70,6 +73,7 @@ class TransactionResourceTest {
         var event = new AvroDeserializer<>(new CachingSchemaRegistryClient(SharedPlatform.get().schemaRegistryUrl().toString()),
                 TransactionAuthorizationRequested.class, false).deserialize(Topics.TRANSACTION_REQUESTS.name(), raw);
         assertThat(event.getTransactionId()).isEqualTo("it-tx-1");
+        assertThat(event.getSubmittedBy()).as("the submitter, from the token").isEqualTo("test-" + Roles.PAYMENTS);
         assertThat(event.getCardToken()).startsWith("tok_").doesNotContain(PAN);
         assertThat(event.getAmount().getAmount()).isEqualTo(new BigDecimal("12.3400"));
         assertThat(event.getChannel()).isEqualTo(Channel.CONTACTLESS);
@@ -80,9 +84,9 @@ class TransactionResourceTest {
     @Test
     void aRetryIsOneRecordOnTheLogAndIsAnsweredWithTheOriginalPosition() {
         String id = "it-tx-" + UUID.randomUUID();
-        var first = given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
+        var first = given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
                 .then().statusCode(202).body("duplicate", equalTo(false)).extract().jsonPath();
-        var retry = given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
+        var retry = given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions")
                 .then().statusCode(202).body("duplicate", equalTo(true)).extract().jsonPath();
 
         assertThat(retry.getString("eventId")).isEqualTo(first.getString("eventId"));
@@ -94,8 +98,8 @@ class TransactionResourceTest {
     @Test
     void theSameTransactionIdWithADifferentAmountIsAConflictNotARetry() {
         String id = "it-tx-" + UUID.randomUUID();
-        given().contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions").then().statusCode(202);
-        given().contentType(ContentType.JSON).body(body(id, "500")).post("/v1/transactions")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "5")).post("/v1/transactions").then().statusCode(202);
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "500")).post("/v1/transactions")
                 .then().statusCode(409).contentType("application/problem+json")
                 .body("errors[0].field", equalTo("transactionId"));
     }
@@ -107,7 +111,7 @@ class TransactionResourceTest {
         var held = limiter.tryAcquire(limiter.available()).orElseThrow();
         String id = "it-tx-" + UUID.randomUUID();
         try {
-            given().contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
+            given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
                     .then().statusCode(429)
                     .contentType("application/problem+json")
                     .header("Retry-After", "1")
@@ -117,20 +121,20 @@ class TransactionResourceTest {
         }
         assertThat(LogRecords.countByEventId(Topics.TRANSACTION_REQUESTS,
                 Envelopes.derivedEventId("transaction-requested", id))).isZero();
-        given().contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
                 .then().statusCode(202).body("duplicate", equalTo(false));
     }
 
     @Test
     void batchIsAcceptedInOrder() {
-        given().contentType(ContentType.JSON).body("[" + body("it-b-1", "1") + "," + body("it-b-2", "2") + "]")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("[" + body("it-b-1", "1") + "," + body("it-b-2", "2") + "]")
                 .post("/v1/transactions")
                 .then().statusCode(202).body("$", hasSize(2)).body("id", hasItems("it-b-1", "it-b-2"));
     }
 
     @Test
     void everyBadFieldIsNamedAndNothingIsWritten() {
-        given().contentType(ContentType.JSON).body("""
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("""
                         {"transactionId": "", "occurredAt": "yesterday", "card": {"number": "4111111111111112"},
                          "merchant": {"id": "m1", "name": "X", "mcc": "54a1", "country": "Netherlands"},
                          "amount": "-3", "currency": "EUR", "channel": "TELEPATHY", "colour": "blue"}""")
@@ -145,16 +149,16 @@ class TransactionResourceTest {
 
     @Test
     void badItemInABatchIsNamedByIndex() {
-        given().contentType(ContentType.JSON).body("[" + body("it-c-1", "1") + ", {\"transactionId\": \"x\"}]")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("[" + body("it-c-1", "1") + ", {\"transactionId\": \"x\"}]")
                 .post("/v1/transactions")
                 .then().statusCode(422).body("errors.field", hasItems("[1].occurredAt", "[1].card", "[1].merchant"));
     }
 
     @Test
     void malformedJsonIs400AndOversizedBodyIs413() {
-        given().contentType(ContentType.JSON).body("{\"transactionId\": ").post("/v1/transactions")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("{\"transactionId\": ").post("/v1/transactions")
                 .then().statusCode(400).contentType("application/problem+json").body("errors[0].field", equalTo("$"));
-        given().contentType(ContentType.JSON).body("[" + "1,".repeat(300_000) + "1]").post("/v1/transactions")
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body("[" + "1,".repeat(300_000) + "1]").post("/v1/transactions")
                 .then().statusCode(413);
     }
 

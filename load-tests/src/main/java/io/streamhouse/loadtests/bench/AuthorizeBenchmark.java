@@ -38,6 +38,9 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
 
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
+    @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory, for its payments token"
+            + " (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE> overrides) (default ${DEFAULT-VALUE}).")
+    java.nio.file.Path data;
     @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap, loopback only (default ${DEFAULT-VALUE}).")
     String bootstrap;
     @Option(names = "--rates", split = ",", defaultValue = "500,2000", description = "Sustained rates, per second (default ${DEFAULT-VALUE}).")
@@ -87,7 +90,8 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
 
         TwoHopBaseline twoHop = new TwoHopBaseline(bootstrap);
         BenchPayments payments = new BenchPayments(runId, 42);
-        HttpLoad load = new HttpLoad(ingestUri, payments, deadlineMillis);
+        HttpLoad load = new HttpLoad(ingestUri, payments, deadlineMillis,
+                io.streamhouse.security.StackTokens.read(data, io.streamhouse.security.Roles.PAYMENTS));
         StringBuilder table = new StringBuilder();
         table.append("| rate/s | path | answers | p50 ms | p99 ms | p99.9 ms | max ms | p99 / raw two-hop p99 | not decided |\n");
         table.append("|---|---|---|---|---|---|---|---|---|\n");

@@ -38,9 +38,11 @@ final class HttpLoad {
     private final HttpClient http;
     private final URI authorize;
     private final BenchPayments payments;
+    private final String token;
     private final Clock clock = Clock.systemUTC();
 
-    HttpLoad(URI ingest, BenchPayments payments, int deadlineMillis) {
+    HttpLoad(URI ingest, BenchPayments payments, int deadlineMillis, String paymentsToken) {
+        this.token = paymentsToken;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
                 .executor(Executors.newFixedThreadPool(4, r -> {
                     Thread t = new Thread(r, "bench-http");
@@ -76,7 +78,7 @@ final class HttpLoad {
 
     private HttpRequest request(String phase, long i) {
         return HttpRequest.newBuilder(authorize).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase, i, clock.instant()))).build();
+                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase, i, clock.instant()))).build();
     }
 
     private static final class Tally {

@@ -49,6 +49,9 @@ public final class IngestBenchmark implements Callable<Integer> {
 
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
+    @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory, for its payments token"
+            + " (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE> overrides) (default ${DEFAULT-VALUE}).")
+    java.nio.file.Path data;
     @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap, loopback only (default ${DEFAULT-VALUE}).")
     String bootstrap;
     @Option(names = "--registry", defaultValue = "http://127.0.0.1:8085", description = "Schema registry, loopback only (default ${DEFAULT-VALUE}).")
@@ -145,8 +148,9 @@ public final class IngestBenchmark implements Callable<Integer> {
     }
 
     private Step http(HttpClient http, URI ingestUri, BenchPayments payments, String phase, int perRequest, int clientCount)
-            throws InterruptedException {
+            throws InterruptedException, java.io.IOException {
         URI endpoint = ingestUri.resolve("/v1/transactions");
+        String token = io.streamhouse.security.StackTokens.read(data, io.streamhouse.security.Roles.PAYMENTS);
         Clock clock = Clock.systemUTC();
         AtomicLong next = new AtomicLong();
         LongAdder events = new LongAdder();
@@ -164,7 +168,8 @@ public final class IngestBenchmark implements Callable<Integer> {
                     byte[] body = body(payments, phase, first, perRequest, clock.instant());
                     try {
                         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30))
-                                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
                                 HttpResponse.BodyHandlers.ofByteArray());
                         requests.increment();
                         if (r.statusCode() == 202) {

@@ -24,7 +24,9 @@ public final class DemoFleet {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** @return the parcel as the api answers it, or null if it did not show within the deadline */
-    public static JsonNode run(URI ingest, URI api, Instant start, Duration deadline) throws IOException, InterruptedException {
+    /** {@code deviceToken} sends the telemetry and scans (role device); {@code opsToken} reads the parcel (role ops). */
+    public static JsonNode run(URI ingest, URI api, Instant start, Duration deadline, String deviceToken, String opsToken)
+            throws IOException, InterruptedException {
         for (URI uri : List.of(ingest, api)) {
             if (!"127.0.0.1".equals(uri.getHost()) && !"localhost".equals(uri.getHost())) {
                 throw new IllegalArgumentException("load is only sent to loopback addresses, not " + uri);
@@ -32,7 +34,7 @@ public final class DemoFleet {
         }
         long until = System.nanoTime() + deadline.toNanos();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        post(http, ingest.resolve("/v1/telemetry"), List.of(
+        post(http, deviceToken, ingest.resolve("/v1/telemetry"), List.of(
                 reading(start, 51.9244, 4.4777, 0, 82.0),
                 reading(start.plusSeconds(30), 51.9170, 4.4860, 38.5, 88.5)));
         String[][] scans = {{"RECEIVED_AT_HUB", null}, {"LOADED", VEHICLE}, {"OUT_FOR_DELIVERY", VEHICLE}};
@@ -46,12 +48,13 @@ public final class DemoFleet {
             }
             scan.put("location", Map.of("lat", 51.9244, "lon", 4.4777));
             scan.put("promisedBy", start.plus(Duration.ofHours(4)).toString());
-            post(http, ingest.resolve("/v1/parcels/" + PARCEL + "/scans"), scan);
+            post(http, deviceToken, ingest.resolve("/v1/parcels/" + PARCEL + "/scans"), scan);
         }
         long pause = 10;
         while (System.nanoTime() < until) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.resolve("/v1/parcels/" + PARCEL))
-                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(Duration.ofSeconds(5)).header("Authorization", "Bearer " + opsToken).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200) {
                 JsonNode parcel = JSON.readTree(r.body());
                 if ("OUT_FOR_DELIVERY".equals(parcel.path("status").asText()) && parcel.path("vehicle").path("position").isObject()) {
@@ -71,9 +74,9 @@ public final class DemoFleet {
                 "speedKmh", speed, "coolantTempC", coolant, "odometerKm", 120_345.6, "faultCodes", List.of());
     }
 
-    private static void post(HttpClient http, URI uri, Object body) throws IOException, InterruptedException {
+    private static void post(HttpClient http, String token, URI uri, Object body) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15))
-                .header("Content-Type", "application/json")
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 202) {
             throw new IOException("ingest refused " + uri.getPath() + ": HTTP " + r.statusCode() + " " + r.body());

@@ -36,7 +36,8 @@ public final class DemoLoad {
         }
     }
 
-    public static Result run(URI ingest, URI api, long seed, int count, Instant start, Duration deadline)
+    /** {@code paymentsToken}: a token with the payments role; it authorizes, and reads back its own decisions. */
+    public static Result run(URI ingest, URI api, long seed, int count, Instant start, Duration deadline, String paymentsToken)
             throws IOException, InterruptedException {
         requireLoopback(ingest);
         requireLoopback(api);
@@ -53,6 +54,7 @@ public final class DemoLoad {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(ingest.resolve("/v1/transactions/authorize?deadlineMs=5000"))
                     .timeout(Duration.ofSeconds(15))
                     .header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + paymentsToken)
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(tx.body()))).build(),
                     HttpResponse.BodyHandlers.ofString());
             authorizeMillis.add((System.nanoTime() - t0) / 1_000_000);
@@ -71,7 +73,7 @@ public final class DemoLoad {
             if (!answered.containsKey(tx.transactionId())) {
                 continue;
             }
-            JsonNode decision = awaitDecision(http, api, tx.transactionId(), until);
+            JsonNode decision = awaitDecision(http, api, paymentsToken, tx.transactionId(), until);
             if (decision == null) {
                 mismatches.put(tx.transactionId(), "expected " + tx.expected() + ", got no decision before the deadline");
                 continue;
@@ -91,13 +93,13 @@ public final class DemoLoad {
         return new Result(count, outcomes, mismatches, example, Duration.ofNanos(System.nanoTime() - began), authorizeMillis);
     }
 
-    private static JsonNode awaitDecision(HttpClient http, URI api, String id, long until)
+    private static JsonNode awaitDecision(HttpClient http, URI api, String token, String id, long until)
             throws IOException, InterruptedException {
         // Poll with a short back-off until the overall deadline: the decision normally exists within milliseconds.
         long pause = 10;
         while (System.nanoTime() < until) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.resolve("/v1/transactions/" + id + "/decision"))
-                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    .timeout(Duration.ofSeconds(5)).header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200) {
                 return JSON.readTree(r.body());
             }

@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.generator;
 
+import io.streamhouse.security.Roles;
+import io.streamhouse.security.StackTokens;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,6 +67,10 @@ public final class GeneratorCli implements Callable<Integer> {
     String registry;
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
+    @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory, for --target http's"
+            + " payments and device tokens (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE>"
+            + " overrides) (default ${DEFAULT-VALUE}).")
+    java.nio.file.Path data;
     @Option(names = "--mqtt", defaultValue = "tcp://127.0.0.1:1883", description = "MQTT broker for --target mqtt, loopback only (default ${DEFAULT-VALUE}).")
     String mqtt;
     @Option(names = "--jdbc-url", defaultValue = "jdbc:postgresql://127.0.0.1:5432/streamhouse", description = "Shop database for --target postgres, loopback only (default ${DEFAULT-VALUE}).")
@@ -175,7 +181,7 @@ public final class GeneratorCli implements Callable<Integer> {
             case http -> {
                 Map<String, String> pans = new LinkedHashMap<>();
                 g.cards().forEach(c -> pans.put(c.token(), c.pan()));
-                yield new HttpSink(ingest, pans, httpConcurrency);
+                yield new HttpSink(ingest, pans, httpConcurrency, StackTokens.read(data, Roles.PAYMENTS), StackTokens.read(data, Roles.DEVICE));
             }
             case mqtt -> new MqttSink(mqtt, 100);
         };

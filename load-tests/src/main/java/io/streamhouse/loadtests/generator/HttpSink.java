@@ -34,13 +34,18 @@ public final class HttpSink implements Sink {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final URI base;
     private final URI endpoint;
+    private final String paymentsToken;
+    private final String deviceToken;
     private final Map<String, String> panByToken;
     private final HttpClient http;
     private final int concurrency;
     private final Semaphore inFlight;
     private final AtomicReference<String> failure = new AtomicReference<>();
 
-    public HttpSink(String ingestUrl, Map<String, String> panByToken, int concurrency) {
+    /** {@code paymentsToken} sends the authorizations, {@code deviceToken} the telemetry and scans. */
+    public HttpSink(String ingestUrl, Map<String, String> panByToken, int concurrency, String paymentsToken, String deviceToken) {
+        this.paymentsToken = paymentsToken;
+        this.deviceToken = deviceToken;
         URI base = Loopback.requireUri(ingestUrl, "ingest URL");
         if (concurrency < 1 || concurrency > 64) {
             throw new IllegalArgumentException("concurrency must be 1..64, was " + concurrency);
@@ -68,6 +73,7 @@ public final class HttpSink implements Sink {
     public void send(GeneratedEvent e) throws IOException {
         throwIfFailed();
         URI target;
+        String token;
         byte[] body;
         if (e.value() instanceof TransactionAuthorizationRequested tx) {
             String pan = panByToken.get(tx.getCardToken());
@@ -75,12 +81,15 @@ public final class HttpSink implements Sink {
                 throw new IllegalStateException("no test PAN for card " + tx.getCardToken());
             }
             target = endpoint;
+            token = paymentsToken;
             body = JSON.writeValueAsBytes(TransactionJson.body(tx, pan));
         } else if (e.value() instanceof VehicleTelemetry t) {
             target = base.resolve("/v1/telemetry");
+            token = deviceToken;
             body = JSON.writeValueAsBytes(EdgeJson.telemetry(t));
         } else if (e.value() instanceof ParcelScanned scan) {
             target = base.resolve("/v1/parcels/" + URLEncoder.encode(scan.getParcelId(), StandardCharsets.UTF_8) + "/scans");
+            token = deviceToken;
             body = JSON.writeValueAsBytes(EdgeJson.parcelScan(scan));
         } else {
             throw new UnsupportedOperationException(describe() + " cannot send " + e.kind()
@@ -90,6 +99,7 @@ public final class HttpSink implements Sink {
         HttpRequest request = HttpRequest.newBuilder(target)
                 .timeout(Duration.ofSeconds(15))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         try {

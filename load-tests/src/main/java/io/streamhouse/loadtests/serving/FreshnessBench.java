@@ -55,6 +55,9 @@ public final class FreshnessBench implements Callable<Integer> {
     String registry;
     @CommandLine.Option(names = "--api", defaultValue = "http://127.0.0.1:8082")
     URI api;
+    @CommandLine.Option(names = "--data", defaultValue = ".streamhouse", description = "the stack's data directory, for its ops token")
+    java.nio.file.Path data;
+    private String opsToken;
     @CommandLine.Option(names = "--rate", defaultValue = "5000", description = "events per second")
     int rate;
     @CommandLine.Option(names = "--seconds", defaultValue = "60", description = "measured seconds, after the warm-up")
@@ -117,6 +120,7 @@ public final class FreshnessBench implements Callable<Integer> {
     private int run(KafkaProducer<String, byte[]> producer, KafkaProducer<String, byte[]> probeProducer,
                     AvroSerializer<ParcelScanned> serializer) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        opsToken = io.streamhouse.security.StackTokens.read(data, io.streamhouse.security.Roles.OPS);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "probe-timer");
             t.setDaemon(true);
@@ -215,7 +219,8 @@ public final class FreshnessBench implements Callable<Integer> {
             this.latencies = latencies;
             this.lost = lost;
             this.pending = pending;
-            this.request = HttpRequest.newBuilder(api.resolve("/v1/parcels/" + id)).timeout(Duration.ofSeconds(2)).GET().build();
+            this.request = HttpRequest.newBuilder(api.resolve("/v1/parcels/" + id)).timeout(Duration.ofSeconds(2))
+                    .header("Authorization", "Bearer " + opsToken).GET().build();
         }
 
         void poll() {

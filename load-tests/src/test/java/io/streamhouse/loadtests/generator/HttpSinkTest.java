@@ -58,7 +58,7 @@ class HttpSinkTest {
         Generation g = Generator.generate(GeneratorConfig.defaults(8, 600));
         Map<String, String> pans = new HashMap<>();
         g.cards().forEach(c -> pans.put(c.token(), c.pan()));
-        var result = SinkRun.send(g, new HttpSink(url(), pans, 1), EnumSet.of(EventKind.TRANSACTION),
+        var result = SinkRun.send(g, new HttpSink(url(), pans, 1, "payments-token", "device-token"), EnumSet.of(EventKind.TRANSACTION),
                 Duration.ofSeconds(60), null);
 
         List<TransactionAuthorizationRequested> expected = g.events().stream()
@@ -77,7 +77,7 @@ class HttpSinkTest {
         startIngest(202);
         Generation g = Generator.generate(GeneratorConfig.defaults(9, 2_000));
         var kinds = EnumSet.of(EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
-        var result = SinkRun.send(g, new HttpSink(url(), Map.of(), 1), kinds, Duration.ofSeconds(60), null);
+        var result = SinkRun.send(g, new HttpSink(url(), Map.of(), 1, "payments-token", "device-token"), kinds, Duration.ofSeconds(60), null);
 
         List<GeneratedEvent> expected = g.events().stream().filter(e -> kinds.contains(e.kind())).toList();
         assertThat(expected).extracting(GeneratedEvent::kind).contains(EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN);
@@ -100,7 +100,7 @@ class HttpSinkTest {
     void refusesCustomersAndOrdersBeforeSendingAnything() throws IOException {
         startIngest(202);
         Generation g = Generator.generate(GeneratorConfig.defaults(8, 600));
-        var sink = new HttpSink(url(), Map.of(), 1);
+        var sink = new HttpSink(url(), Map.of(), 1, "payments-token", "device-token");
         assertThatThrownBy(() -> SinkRun.send(g, sink, EnumSet.allOf(EventKind.class), Duration.ofSeconds(10), null))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot send")
@@ -114,7 +114,7 @@ class HttpSinkTest {
         Generation g = Generator.generate(GeneratorConfig.defaults(8, 300));
         Map<String, String> pans = new HashMap<>();
         g.cards().forEach(c -> pans.put(c.token(), c.pan()));
-        assertThatThrownBy(() -> SinkRun.send(g, new HttpSink(url(), pans, 1), EnumSet.of(EventKind.TRANSACTION),
+        assertThatThrownBy(() -> SinkRun.send(g, new HttpSink(url(), pans, 1, "payments-token", "device-token"), EnumSet.of(EventKind.TRANSACTION),
                 Duration.ofSeconds(30), null))
                 .isInstanceOf(IOException.class).hasMessageContaining("HTTP 422");
         assertThat(received).hasSizeLessThanOrEqualTo(2);
@@ -122,7 +122,7 @@ class HttpSinkTest {
 
     @Test
     void networkTargetsAreLoopbackOnly() {
-        assertThatThrownBy(() -> new HttpSink("http://ingest.example.com:8081", Map.of(), 1))
+        assertThatThrownBy(() -> new HttpSink("http://ingest.example.com:8081", Map.of(), 1, "t", "t"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("loopback");
         assertThatThrownBy(() -> new KafkaSink("127.0.0.1:9092,10.0.0.7:9092", "http://127.0.0.1:8085", Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10.0.0.7:9092");
