@@ -85,7 +85,7 @@ class ApiAccessTest {
         as(Roles.AGENT).get("/q/metrics").then()
                 .statusCode(403).contentType("application/problem+json").body("detail", containsString("the role ops"));
         as(Roles.PAYMENTS).body("{}").post("/mcp").then()
-                .statusCode(403).contentType("application/problem+json").body("detail", containsString("agent, reviewer, ops"));
+                .statusCode(403).contentType("application/problem+json").body("detail", containsString("agent, reviewer, ops, analyst"));
     }
 
     @Test
@@ -141,7 +141,8 @@ class ApiAccessTest {
     @Test
     void toolsListShowsEachRoleOnlyTheToolsItMayCall() {
         assertThat(tools(Roles.AGENT)).containsExactlyInAnyOrder("listTopics", "getMetadata", "queryData", "why_blocked",
-                "where_is_parcel", "customer_state", "vehicle_health", "recent_alerts", "record_review_outcome");
+                "where_is_parcel", "customer_state", "vehicle_health", "recent_alerts", "record_review_outcome", "snapshot_query");
+        assertThat(tools(Roles.ANALYST)).containsExactlyInAnyOrder("snapshot_query");
         assertThat(tools(Roles.REVIEWER)).containsExactlyInAnyOrder("why_blocked", "record_review_outcome");
         assertThat(tools(Roles.OPS)).containsExactlyInAnyOrder("listTopics", "getMetadata");
     }

@@ -1,6 +1,8 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.Tool;
+import io.streamhouse.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.streamhouse.api.sql.SnapshotSqlClient;
@@ -17,6 +19,7 @@ public class SqlTools {
         this.sql = sql;
     }
 
+    @RolesAllowed({Roles.AGENT, Roles.ANALYST})
     @Tool(name = "snapshot_query", description = "Runs one read-only SQL query (Flink SQL, batch) over the lake and the "
             + "live log and answers columns, rows and what it was read at (Iceberg snapshot ids, Kafka end offsets). "
             + "Tables: lake.streamhouse.<topic with dots as underscores> (Iceberg history; time travel with "

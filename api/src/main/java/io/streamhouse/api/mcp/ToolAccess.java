@@ -21,7 +21,7 @@ import java.util.Map;
  */
 @Singleton
 public class ToolAccess implements ToolFilter {
-    static final List<Class<?>> TOOL_CLASSES = List.of(DomainTools.class, ContextTools.class, ReviewTools.class);
+    static final List<Class<?>> TOOL_CLASSES = List.of(DomainTools.class, ContextTools.class, ReviewTools.class, SqlTools.class);
     private static final Map<String, List<String>> ROLES = rolesByTool();
 
     private final CurrentIdentityAssociation identity;
