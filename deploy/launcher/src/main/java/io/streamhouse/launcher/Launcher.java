@@ -156,10 +156,10 @@ public final class Launcher {
             stack.tokens = StackTokens.issue(data, Instant.now());
             env.put("STREAMHOUSE_JWT_PUBLIC_KEY", StackTokens.publicKey(data).toAbsolutePath().toUri().toString());
             env.put("STREAMHOUSE_INTERNAL_TOKEN_FILE", StackTokens.tokenFile(data, Roles.INTERNAL).toAbsolutePath().toString());
-            // The demo, the drills and the benchmarks drive the edges with the development payments and device tokens far
-            // beyond one real client's rate; every other caller keeps the default limit.
-            env.put("STREAMHOUSE_RATE_LIMIT_OVERRIDES", StackTokens.subject(Roles.PAYMENTS) + ":100000:200000,"
-                    + StackTokens.subject(Roles.DEVICE) + ":100000:200000");
+            // The demo, the drills and the benchmarks drive the edges (payments, device), the lookups (ops) and the
+            // instances' forwarding (internal) far beyond one real client's rate; the other roles keep the default limit.
+            env.put("STREAMHOUSE_RATE_LIMIT_OVERRIDES", java.util.stream.Stream.of(Roles.PAYMENTS, Roles.DEVICE, Roles.OPS, Roles.INTERNAL)
+                    .map(role -> StackTokens.subject(role) + ":100000:200000").collect(java.util.stream.Collectors.joining(",")));
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
