@@ -26,6 +26,9 @@ public interface ApiConfig {
     /** The serving projections' own Kafka Streams application (see {@code ServingStreams}). */
     Serving serving();
 
+    /** Access control: rate limits, MCP resource metadata (docs/security.md). */
+    io.streamhouse.security.http.AccessConfig security();
+
     /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
     @WithName("lake-query")
     LakeQuery lakeQuery();

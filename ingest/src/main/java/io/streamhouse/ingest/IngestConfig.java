@@ -17,6 +17,9 @@ public interface IngestConfig {
 
     Tokenization tokenization();
 
+    /** Access control: rate limits, MCP resource metadata (docs/security.md). */
+    io.streamhouse.security.http.AccessConfig security();
+
     /** How long a request waits for the broker's acknowledgement before it is refused with 503. */
     @WithDefault("10s")
     Duration publishTimeout();
