@@ -82,7 +82,8 @@ class ServingApiTest {
         var lines = new java.util.concurrent.LinkedBlockingQueue<String>();
         // Asynchronously: the server may send the response headers only with the first event.
         var response = http.sendAsync(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + RestAssured.port + "/v1/alerts/stream")).GET().build(),
+                        URI.create("http://127.0.0.1:" + RestAssured.port + "/v1/alerts/stream"))
+                        .header("Authorization", TestTokens.bearer(TestTokens.forRole(Roles.REVIEWER))).GET().build(),
                 HttpResponse.BodyHandlers.ofLines());
         response.thenAcceptAsync(r -> r.body().forEach(lines::add));
         Instant t = Times.T0;
