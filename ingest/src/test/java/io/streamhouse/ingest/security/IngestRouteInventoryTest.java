@@ -1,0 +1,39 @@
+package io.streamhouse.ingest.security;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.streamhouse.security.testing.RouteChecks;
+import io.streamhouse.security.testing.RouteInventory;
+import io.streamhouse.security.testing.RouteInventory.Route;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every JAX-RS route of ingest, as the running app routes them, names its roles and answers accordingly, so a new
+ * endpoint cannot be left open by accident. Liveness and readiness, the only open paths, are not JAX-RS routes
+ * (IngestAccessTest calls them).
+ */
+@QuarkusTest
+class IngestRouteInventoryTest {
+    static final Set<String> OPEN = Set.of();
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Test
+    void everyRouteNamesItsRoles() {
+        var routes = RouteInventory.jaxRsRoutes();
+        assertThat(routes).extracting(Route::path).contains("/v1/transactions", "/v1/transactions/authorize",
+                "/v1/telemetry", "/v1/parcels/{id}/scans");
+        RouteChecks.assertEveryRouteNamesItsRoles(routes, OPEN);
+    }
+
+    @Test
+    void everyRouteAnswers401WithoutAToken403WithAWrongRoleAndLetsTheRightOneIn() {
+        RouteChecks.assertEveryRouteAnswersAsDeclared(base, RouteInventory.jaxRsRoutes());
+    }
+}
