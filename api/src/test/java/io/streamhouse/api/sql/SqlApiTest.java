@@ -49,26 +49,22 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 @QuarkusTestResource(value = LakeQueryTestResource.class, restrictToAnnotatedClass = true)
 class SqlApiTest {
-    /** Requests of this class go out as test-analyst: a token with analyst, agent, ops. */
-    @org.junit.jupiter.api.BeforeEach
-    void authenticate() {
-        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
-                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-analyst", Roles.ANALYST, Roles.AGENT, Roles.OPS))).build();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void forgetToken() {
-        io.restassured.RestAssured.requestSpecification = null;
-    }
-
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RUN = "sqlapi-" + UUID.randomUUID().toString().substring(0, 8);
 
     @TestHTTPResource("/")
     URL root;
 
+    /** SQL goes in as an analyst; the decisions it is compared with are read as a reviewer (analysts may not read them). */
+    private static final String ANALYST = TestTokens.bearer(TestTokens.forRole(Roles.ANALYST));
+    private static final String REVIEWER = TestTokens.bearer(TestTokens.forRole(Roles.REVIEWER));
+
     private static Response sql(String body) {
-        return given().contentType("application/json").body(body).post("/v1/sql");
+        return given().header("Authorization", ANALYST).contentType("application/json").body(body).post("/v1/sql");
+    }
+
+    private static Response decision(String path) {
+        return given().header("Authorization", REVIEWER).get(path);
     }
 
     @Test
@@ -82,8 +78,8 @@ class SqlApiTest {
         Map<String, Long> served = new HashMap<>();
         for (TransactionAuthorizationRequested r : requests) {
             String path = "/v1/transactions/" + r.getTransactionId() + "/decision";
-            await().atMost(Duration.ofSeconds(60)).until(() -> get(path).statusCode() == 200);
-            served.merge(get(path).jsonPath().getString("outcome"), 1L, Long::sum);
+            await().atMost(Duration.ofSeconds(60)).until(() -> decision(path).statusCode() == 200);
+            served.merge(decision(path).jsonPath().getString("outcome"), 1L, Long::sum);
         }
 
         Response answer = sql("{\"sql\": \"SELECT outcome, COUNT(*) FROM kafka.streamhouse.payments_transactions_decisions"
@@ -122,7 +118,7 @@ class SqlApiTest {
     void theSameQueryIsAnMcpTool() throws Exception {
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(root.toString()).endpoint("/mcp")
                 .httpRequestCustomizer((request, method, uri, body, context) -> request.header("Authorization", TestTokens.bearer(
-                        TestTokens.of("test-analyst", Roles.AGENT))))
+                        TestTokens.forRole(Roles.AGENT))))
                 .build())
                 .requestTimeout(Duration.ofSeconds(60)).clientInfo(new McpSchema.Implementation("streamhouse-test-agent", "1")).build();
         try {
