@@ -64,6 +64,17 @@ class ApiAccessTest {
     }
 
     @Test
+    void expiredForgedAndMalformedTokensAre401AndNeverEchoed() {
+        for (String token : List.of(TestTokens.expired(Roles.REVIEWER), TestTokens.forged(Roles.REVIEWER), "not.a-token")) {
+            asToken(token).get("/v1/rules").then()
+                    .statusCode(401).contentType("application/problem+json")
+                    .header("WWW-Authenticate", containsString("invalid_token"))
+                    .body(not(containsString(token)));
+            asToken(token).body("{}").post("/mcp").then().statusCode(401).body(not(containsString(token)));
+        }
+    }
+
+    @Test
     void theProtectedResourceMetadataIsOpenAndNamesTheMcpResource() {
         given().get("/.well-known/oauth-protected-resource").then().statusCode(200)
                 .body("resource", endsWith("/mcp")).body("bearer_methods_supported", equalTo(List.of("header")));
