@@ -40,8 +40,7 @@ class ParcelScanResourceTest {
                 .body("duplicate", equalTo(true))
                 .body("offset", equalTo(first.getInt("offset")));
 
-        var record = LogRecords.awaitOne(Topics.PARCEL_SCANS,
-                r -> r.partition() == first.getInt("partition") && r.offset() == first.getLong("offset"));
+        var record = LogRecords.awaitAt(Topics.PARCEL_SCANS, first.getInt("partition"), first.getLong("offset"));
         assertThat(record.key()).isEqualTo(parcel);
         var event = LogRecords.decode(Topics.PARCEL_SCANS, record.value());
         assertThat(event.getParcelId()).isEqualTo(parcel);

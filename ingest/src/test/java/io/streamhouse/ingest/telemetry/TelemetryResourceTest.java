@@ -50,8 +50,7 @@ class TelemetryResourceTest {
                 .body("duplicate", equalTo(false))
                 .extract().jsonPath();
 
-        var record = LogRecords.awaitOne(Topics.VEHICLE_TELEMETRY,
-                r -> r.partition() == accepted.getInt("partition") && r.offset() == accepted.getLong("offset"));
+        var record = LogRecords.awaitAt(Topics.VEHICLE_TELEMETRY, accepted.getInt("partition"), accepted.getLong("offset"));
         assertThat(record.key()).isEqualTo(vehicle);
         var event = LogRecords.decode(Topics.VEHICLE_TELEMETRY, record.value());
         assertThat(event.getVehicleId()).isEqualTo(vehicle);

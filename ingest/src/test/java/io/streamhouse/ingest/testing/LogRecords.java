@@ -68,6 +68,27 @@ public final class LogRecords {
         }
     }
 
+    /**
+     * Waits (with a deadline) for the record at this partition and offset — an accepted event's own coordinates — reading
+     * from there, not from the topic's start (the fuzz test leaves tens of thousands of records before it).
+     */
+    public static ConsumerRecord<String, byte[]> awaitAt(Topic<?, ?> topic, int partition, long offset) {
+        try (var consumer = consumer()) {
+            TopicPartition tp = new TopicPartition(topic.name(), partition);
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, offset);
+            long until = System.nanoTime() + DEADLINE.toNanos();
+            while (System.nanoTime() < until) {
+                for (var r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.offset() == offset) {
+                        return r;
+                    }
+                }
+            }
+            throw new AssertionError("no record at " + tp + " offset " + offset + " within " + DEADLINE);
+        }
+    }
+
     public static <V extends SpecificRecord> V decode(Topic<String, V> topic, byte[] raw) {
         return new AvroDeserializer<>(registry(), topic.valueType(), false).deserialize(topic.name(), raw);
     }
