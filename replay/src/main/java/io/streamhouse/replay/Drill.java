@@ -157,7 +157,8 @@ final class Drill implements Callable<Integer> {
                 long elapsedMs) {
     }
 
-    record RebuildCheck(String shadowId, int exitCode, String result, Long divergences, String discard) {
+    /** {@code details}: where the rebuild's whole summary (every divergent key with both values) was kept, if it was not EQUAL. */
+    record RebuildCheck(String shadowId, int exitCode, String result, Long divergences, String discard, String details) {
     }
 
     record LakeCheck(boolean ran, Boolean equal, long missing, long extra, long duplicateRows, List<LakeAudit.TopicAudit> tables,
@@ -926,12 +927,20 @@ final class Drill implements Callable<Integer> {
             } catch (Exception noSummary) {
                 result = "no summary (exit " + code + ")";
             }
+            String details = null;
+            if (code != ReplayCli.EQUAL) {
+                // The shadow is discarded next: keep what it found, or a failed drill cannot be diagnosed afterwards.
+                Path kept = stack.data().resolve("replay").resolve("drills").resolve(shadowId + "-rebuild.json");
+                Files.createDirectories(kept.getParent());
+                Files.write(kept, captured.toByteArray());
+                details = kept.toString();
+            }
             List<String> discardArgs = new ArrayList<>(List.of("discard", shadowId));
             discardArgs.addAll(common);
             ByteArrayOutputStream discardOut = new ByteArrayOutputStream();
             int discarded = ReplayCli.run(discardArgs.toArray(String[]::new), new PrintStream(discardOut, true, StandardCharsets.UTF_8), log);
             return new RebuildCheck(shadowId, code, result, divergences,
-                    discarded == 0 ? discardOut.toString(StandardCharsets.UTF_8).strip() : "discard failed (exit " + discarded + ")");
+                    discarded == 0 ? discardOut.toString(StandardCharsets.UTF_8).strip() : "discard failed (exit " + discarded + ")", details);
         }
 
         private static int status(HttpClient http, URI uri) {
@@ -977,6 +986,9 @@ final class Drill implements Callable<Integer> {
                     r.repeatedAlertIds().isEmpty() ? "" : " " + r.repeatedAlertIds());
             out.printf(Locale.ROOT, "Rebuild: %s (%s divergences, exit %d), shadow %s; %s%n", r.rebuild().result(),
                     r.rebuild().divergences(), r.rebuild().exitCode(), r.rebuild().shadowId(), r.rebuild().discard());
+            if (r.rebuild().details() != null) {
+                out.printf(Locale.ROOT, "  the rebuild's summary, every divergent key with both values: %s%n", r.rebuild().details());
+            }
             LakeCheck k = r.lake();
             if (!k.ran()) {
                 out.println("Lake: not checked (" + k.note() + ")");
