@@ -199,12 +199,25 @@ public final class ConnectProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the connector and at least one task report RUNNING; fails early if a task FAILED. */
+    /**
+     * Waits until the connector and at least one task report RUNNING. A FAILED connector or task is restarted once
+     * ({@code POST /connectors/{name}/restart?includeTasks=true&onlyFailed=true}) and fails the wait if it fails again.
+     * Why once: the worker resumes the connectors of its config topic as it starts, with the configuration an earlier
+     * run registered; when that one no longer works (the embedded PostgreSQL of the catalog came back on another port)
+     * its task fails before {@link #putConnector} has replaced the configuration, and the replaced configuration does
+     * not restart a failed task by itself.
+     */
     public void awaitRunning(String name, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "";
+        boolean restarted = false;
         while (System.nanoTime() < deadline) {
             last = status(name);
+            if (last.contains("\"FAILED\"") && !restarted) {
+                restartFailed(name);
+                restarted = true;
+                continue;
+            }
             if (last.contains("\"FAILED\"")) {
                 throw new IllegalStateException("connector " + name + " failed: " + last + "\nLast lines of " + logFile
                         + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES));
@@ -217,6 +230,29 @@ public final class ConnectProcess implements AutoCloseable {
         }
         throw new IllegalStateException("connector " + name + " not RUNNING within " + timeout.toSeconds() + " s; status: "
                 + last + "\nLast lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES));
+    }
+
+    private void restartFailed(String name) {
+        HttpRequest request = HttpRequest.newBuilder(restUrl.resolve("/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true"))
+                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.noBody()).build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() >= 300) {
+                throw new IllegalStateException("connector " + name + " failed and could not be restarted: "
+                        + response.statusCode() + " " + response.body());
+            }
+            // The restart is asynchronous: until the failed task is replaced, its old FAILED state is still reported.
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (status(name).contains("\"FAILED\"") && System.nanoTime() < until) {
+                pause(Duration.ofMillis(200));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("connector " + name + " failed and could not be restarted: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** {@code kill -9} of the worker JVM, not restarted: no clean stop, no offset flush, open transactions left to be aborted. */
