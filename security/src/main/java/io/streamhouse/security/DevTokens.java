@@ -1,5 +1,7 @@
 package io.streamhouse.security;
 
+import io.streamhouse.security.http.ProblemBodies;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,11 +80,11 @@ public final class DevTokens {
     public static String sign(PrivateKey key, String issuer, String subject, Collection<String> roles, Instant issuedAt,
                               Duration lifetime) {
         String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\"}";
-        String claims = "{\"iss\":" + json(issuer) + ",\"sub\":" + json(subject) + ",\"upn\":" + json(subject)
-                + ",\"aud\":" + json(AUDIENCE)
-                + ",\"groups\":[" + roles.stream().map(DevTokens::json).collect(Collectors.joining(",")) + "]"
+        String claims = "{\"iss\":" + ProblemBodies.quote(issuer) + ",\"sub\":" + ProblemBodies.quote(subject) + ",\"upn\":" + ProblemBodies.quote(subject)
+                + ",\"aud\":" + ProblemBodies.quote(AUDIENCE)
+                + ",\"groups\":[" + roles.stream().map(ProblemBodies::quote).collect(Collectors.joining(",")) + "]"
                 + ",\"iat\":" + issuedAt.getEpochSecond() + ",\"exp\":" + issuedAt.plus(lifetime).getEpochSecond()
-                + ",\"jti\":" + json(UUID.randomUUID().toString()) + "}";
+                + ",\"jti\":" + ProblemBodies.quote(UUID.randomUUID().toString()) + "}";
         String signingInput = URL.encodeToString(header.getBytes(StandardCharsets.UTF_8)) + "."
                 + URL.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
         try {
@@ -98,20 +100,6 @@ public final class DevTokens {
     private static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
                 .encodeToString(der) + "\n-----END " + type + "-----\n";
-    }
-
-    private static String json(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20) {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append('"').toString();
     }
 
     private DevTokens() {

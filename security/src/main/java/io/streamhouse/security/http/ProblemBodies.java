@@ -27,7 +27,8 @@ public final class ProblemBodies {
                 : "one of the roles " + roles.stream().collect(Collectors.joining(", "));
     }
 
-    private static String quote(String s) {
+    /** {@code s} as a JSON string literal, quotes, backslashes and control characters escaped. */
+    public static String quote(String s) {
         StringBuilder out = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') {
