@@ -30,13 +30,12 @@ class RulesAdminTest {
     /** Requests of this class go out as test-staff: a token with rules_admin, reviewer. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {
-        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
-                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-staff", Roles.RULES_ADMIN, Roles.REVIEWER))).build();
+        io.streamhouse.api.Callers.authenticateAs("test-staff", Roles.RULES_ADMIN, Roles.REVIEWER);
     }
 
     @org.junit.jupiter.api.AfterEach
     void forgetToken() {
-        io.restassured.RestAssured.requestSpecification = null;
+        io.streamhouse.api.Callers.forget();
     }
 
 

@@ -45,13 +45,12 @@ class ServingApiTest {
     /** Requests of this class go out as test-staff: a token with reviewer, ops. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {
-        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
-                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-staff", Roles.REVIEWER, Roles.OPS))).build();
+        io.streamhouse.api.Callers.authenticateAs("test-staff", Roles.REVIEWER, Roles.OPS);
     }
 
     @org.junit.jupiter.api.AfterEach
     void forgetToken() {
-        io.restassured.RestAssured.requestSpecification = null;
+        io.streamhouse.api.Callers.forget();
     }
 
 

@@ -61,13 +61,12 @@ class McpServerTest {
     /** Requests of this class go out as test-agent: a token with agent, ops. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {
-        io.restassured.RestAssured.requestSpecification = new io.restassured.builder.RequestSpecBuilder()
-                .addHeader("Authorization", TestTokens.bearer(TestTokens.of("test-agent", Roles.AGENT, Roles.OPS))).build();
+        io.streamhouse.api.Callers.authenticateAs("test-agent", Roles.AGENT, Roles.OPS);
     }
 
     @org.junit.jupiter.api.AfterEach
     void forgetToken() {
-        io.restassured.RestAssured.requestSpecification = null;
+        io.streamhouse.api.Callers.forget();
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
