@@ -108,7 +108,10 @@ import java.util.Set;
  * superseded, not withdrawn) are then those in-order processing gives: an occurrence is identified by its events, a
  * changed one is revised by an alert that {@code supersedes} it, and one a late event showed false is withdrawn
  * ({@link #reconcile}). An event older than the pattern's retention behind the watermark cannot change anything and is
- * only recorded.
+ * only recorded. "Behind the watermark" means behind what the subject has reached: the later of the operator's
+ * watermark and the horizon its state was evaluated to. They differ only after a restore, when the operator's
+ * watermark starts again at its minimum: an event replayed from after the checkpoint's barrier that the state's
+ * horizon has passed is reconciled at once, not left waiting for a timer that finds its time already evaluated.
  *
  * <p><b>Clearing.</b> Facts older than the retention before the evaluated time are dropped at each evaluation (the
  * settled ones from the oldest; the map is read only when one goes). Each
@@ -200,10 +203,12 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
         if (watermark != Long.MIN_VALUE && at < watermark - retention) {
             return; // older than anything still retained: it can no longer change an occurrence
         }
-        if (pattern.splitsHistory() && at > watermark) {
+        boolean inOrder = pattern.splitsHistory() && at > watermark;
+        CepSubjectState read = inOrder ? state.value() : null;
+        if (inOrder && !behindEvaluated(read, at)) {
             // In order: it waits for its time apart; the value (the tail, a few facts) is read for the clean-up timer
             // and written only to arm it; the other waiting facts are not touched.
-            CepSubjectState current = state.value();
+            CepSubjectState current = read;
             if (current != null && current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
                 return;
             }
@@ -248,13 +253,20 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
             return;
         }
-        CepSubjectState current = state.value();
+        CepSubjectState current = read != null ? read : state.value();
         if (current == null) {
             current = emptyState();
         } else if (current.getDroppedBeforeMs() != null && at < current.getDroppedBeforeMs()) {
             return;
         } else {
             migrate(current);
+        }
+        // After a restore the operator's watermark starts again at its minimum while the restored state was evaluated
+        // up to the watermark of before: time has reached the later of the two, and a fact behind it is late.
+        Long evaluatedTo = current.getEvaluatedToMs();
+        long reached = evaluatedTo == null ? watermark : Math.max(watermark, evaluatedTo);
+        if (reached != Long.MIN_VALUE && at < reached - retention) {
+            return; // older than anything still retained
         }
         List<CepFact> facts = current.getFacts();
         for (CepFact f : facts) {
@@ -263,9 +275,9 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             }
         }
         int position = positionOf(facts, fact);
-        boolean late = at <= watermark;
+        boolean late = at <= reached;
         List<CepFact> history = null;
-        if (late && hasSettled(current) && (position < evaluatedCount(facts, watermark) || settingsChanged(current))) {
+        if (late && hasSettled(current) && (position < evaluatedCount(facts, reached) || settingsChanged(current))) {
             // It lands inside the history the value does not hold (or the tail is stale): re-read all of it.
             history = history(current);
             for (CepFact f : history) {
@@ -282,13 +294,21 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
             current.setCleanupAtMs(cleanupAt);
         }
         if (late) {
-            boolean alive = evaluate(ctx.getCurrentKey(), current, history, watermark,
-                    watermark == Long.MAX_VALUE ? null : Instant.ofEpochMilli(watermark), s, ctx.timerService(), out);
+            boolean alive = evaluate(ctx.getCurrentKey(), current, history, reached,
+                    reached == Long.MAX_VALUE ? null : Instant.ofEpochMilli(reached), s, ctx.timerService(), out);
             write(current, alive);
         } else {
             armEvaluation(at, current, s, ctx.timerService());
             state.update(current);
         }
+    }
+
+    /**
+     * Whether the subject's state was already evaluated past {@code at}: only after a restore, before the first
+     * watermark arrives (the restored operator's watermark is at its minimum; the state's horizon is not).
+     */
+    private static boolean behindEvaluated(CepSubjectState current, long at) {
+        return current != null && current.getEvaluatedToMs() != null && at <= current.getEvaluatedToMs();
     }
 
     /**

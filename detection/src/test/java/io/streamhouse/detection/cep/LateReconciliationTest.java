@@ -213,6 +213,35 @@ class LateReconciliationTest {
         assertThat(effective(late)).isEqualTo(effective(ordered)).isEmpty();
     }
 
+    /**
+     * The kill-cep drill's case: restored from a checkpoint whose state was evaluated to minute 5, the matcher's
+     * watermark starts again at its minimum, and readings from before minute 5 that were after the checkpoint's barrier
+     * arrive before the first watermark does. They are behind what the state already evaluated, so they must be
+     * reconciled as late readings are, not left waiting for a time the state has passed.
+     */
+    @Test
+    void readingsBehindTheRestoredStatesHorizonArrivingBeforeTheFirstWatermarkAreStillMatched() throws Exception {
+        List<VehicleTelemetry> readings = List.of(
+                reading("k1", TRUCK, 100, 1_000, minute(1)), reading("k2", TRUCK, 106, 1_001, minute(2)),
+                reading("k3", TRUCK, 107, 1_002, minute(3)), reading("k4", TRUCK, 108, 1_003, minute(4)),
+                reading("k5", TRUCK, 90, 1_004, minute(5)));
+        List<Alert> ordered = inOrder(telemetry(), readings,
+                List.of(minute(1), minute(2), minute(3), minute(4), minute(5)), minute(60));
+        assertThat(effective(ordered)).hasSize(1);
+
+        MatcherHarness<VehicleTelemetry> before = telemetry();
+        send(before, List.of(readings.get(0), readings.get(4)));
+        watermark(before, minute(5));
+        List<Alert> live = new ArrayList<>(before.newAlerts());
+        List<Alert> afterRestore = run(before.restartFromSnapshot(), h -> {
+            send(h, readings.subList(1, 4)); // no watermark yet: the restored operator's is Long.MIN_VALUE
+            watermark(h, minute(60));
+        });
+        live.addAll(afterRestore);
+
+        assertThat(effective(live)).isEqualTo(effective(ordered));
+    }
+
     /** Every order of four readings, all late: the alerts in effect are those of in-order processing. */
     @Test
     void everyArrivalOrderOfFourLateReadingsEndsAsInOrder() throws Exception {
