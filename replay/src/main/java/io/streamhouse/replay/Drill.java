@@ -339,11 +339,11 @@ final class Drill implements Callable<Integer> {
                 CountDownLatch done = new CountDownLatch(txs.size() + asyncEvents.size());
                 long began = System.currentTimeMillis();
                 long start = System.nanoTime();
-                // The generator's calendar moved as a whole so its latest event is now: every time keeps its distance
-                // to the others (a scan's promisedBy included), and nothing is in ingest's refused future.
-                long shiftMs = began - asyncEvents.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).max().orElse(began);
+                // Event time runs with the wall clock, as real devices' does: the generator's calendar (about 95 minutes
+                // for a 40 s drill) is scaled onto the load's seconds, order and relative lateness kept.
+                EventClock clock = EventClock.onto(asyncEvents, began, duration);
                 CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
-                        i -> sendAsync(http, asyncEvents.get(i), shiftMs, asyncStatus, done)));
+                        i -> sendAsync(http, asyncEvents.get(i), clock, asyncStatus, done)));
                 FaultRun fault = new FaultRun(log, began);
                 CompletableFuture<Recovery> recovery = null;
                 for (int i = 0; i < txs.size(); i++) {
@@ -595,7 +595,7 @@ final class Drill implements Callable<Integer> {
         private String paymentsToken;
         private String deviceToken;
 
-        private void sendAsync(HttpClient http, GeneratedEvent e, long shiftMs, Map<String, Integer> statuses, CountDownLatch done) {
+        private void sendAsync(HttpClient http, GeneratedEvent e, EventClock clock, Map<String, Integer> statuses, CountDownLatch done) {
             ObjectNode body;
             URI uri;
             if (e.value() instanceof VehicleTelemetry t) {
@@ -606,8 +606,9 @@ final class Drill implements Callable<Integer> {
                 body = EdgeJson.parcelScan(s);
                 uri = ingest.resolve("/v1/parcels/" + java.net.URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
             }
+            long shiftMs = clock.at(e.occurredAt()).toEpochMilli() - e.occurredAt().toEpochMilli();
             shift(body, "occurredAt", shiftMs);
-            shift(body, "promisedBy", shiftMs);
+            shift(body, "promisedBy", shiftMs); // the promise keeps its distance to the scan
             HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
                     .header("Authorization", "Bearer " + deviceToken)
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();

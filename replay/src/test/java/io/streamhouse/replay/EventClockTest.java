@@ -1,0 +1,47 @@
+package io.streamhouse.replay;
+
+import io.streamhouse.loadtests.generator.GeneratedEvent;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventClockTest {
+
+    /** The drill's own 40 s of telemetry and scans at 20/s: event time runs with the load, not 140 times faster. */
+    @Test
+    void theDrillsEventsSpanTheLoadsSecondsInTheirOrder() {
+        List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 20 * 40);
+        long began = Instant.parse("2026-12-02T12:00:00Z").toEpochMilli();
+        EventClock clock = EventClock.onto(events, began, 40);
+
+        List<Instant> mapped = events.stream().map(e -> clock.at(e.occurredAt())).toList();
+        Instant first = mapped.stream().min(Instant::compareTo).orElseThrow();
+        Instant last = mapped.stream().max(Instant::compareTo).orElseThrow();
+        assertThat(first).isEqualTo(Instant.ofEpochMilli(began));
+        assertThat(Duration.between(first, last)).isEqualTo(Duration.ofSeconds(40));
+        Duration generatedSpan = Duration.between(
+                events.stream().map(GeneratedEvent::occurredAt).min(Instant::compareTo).orElseThrow(),
+                events.stream().map(GeneratedEvent::occurredAt).max(Instant::compareTo).orElseThrow());
+        assertThat(generatedSpan).as("the generator's calendar is much longer than the load").isGreaterThan(Duration.ofMinutes(10));
+        for (int i = 0; i < events.size(); i++) {
+            for (int j = i + 1; j < Math.min(events.size(), i + 50); j++) {
+                // Never reversed; events a few ms apart in generator time may share a millisecond after scaling.
+                int generated = events.get(i).occurredAt().compareTo(events.get(j).occurredAt());
+                int scaled = mapped.get(i).compareTo(mapped.get(j));
+                assertThat(generated < 0 ? scaled <= 0 : generated > 0 ? scaled >= 0 : scaled == 0)
+                        .as("order of events %d and %d", i, j).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void eventsAllAtOneInstantStayAtTheStart() {
+        List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 1);
+        EventClock clock = EventClock.onto(events, 1_000, 40);
+        assertThat(clock.at(events.get(0).occurredAt())).isEqualTo(Instant.ofEpochMilli(1_000));
+    }
+}
