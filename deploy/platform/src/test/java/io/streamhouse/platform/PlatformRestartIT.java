@@ -23,7 +23,13 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Launcher mode: a second start on the same data directory serves the first run's topics, records and tables. */
+/**
+ * Launcher mode: a second start on the same data directory serves the first run's topics, records and tables, and
+ * its lake runs again. The second start is the trap of session 14: the Connect worker resumes the lake connector the
+ * first run registered, with that run's catalog URL, and the embedded PostgreSQL came back on another port, so the
+ * sink's task fails before the new configuration is put; the platform must restart it (every second {@code up} with
+ * the lake failed with "connector lake failed" before it did).
+ */
 class PlatformRestartIT {
 
     private static final String TOPIC = "it.restart.events";
@@ -36,7 +42,10 @@ class PlatformRestartIT {
                 .withPostgresBinariesDir(null) // share the build's unpacked binaries instead of unpacking 14 MB again
                 .withPostgresMode(PlatformOptions.PostgresMode.EMBEDDED);
 
+        String firstCatalogUrl;
         try (EmbeddedPlatform first = EmbeddedPlatform.start(options)) {
+            first.lake();
+            firstCatalogUrl = first.postgres().jdbcUrl();
             try (Admin admin = admin(first)) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
             }
@@ -72,6 +81,9 @@ class PlatformRestartIT {
             }
             assertThat(options.dataDir().resolve("kafka").resolve("broker.log"))
                     .content().contains("storage already formatted");
+            assertThat(second.postgres().jdbcUrl()).as("the case this start must survive: the catalog moved")
+                    .isNotEqualTo(firstCatalogUrl);
+            second.lake(); // returns once the sink's task runs and has completed a commit round; throws if it failed
         }
     }
 
