@@ -339,9 +339,11 @@ final class Drill implements Callable<Integer> {
                 CountDownLatch done = new CountDownLatch(txs.size() + asyncEvents.size());
                 long began = System.currentTimeMillis();
                 long start = System.nanoTime();
-                // Event time runs with the wall clock, as real devices' does: the generator's calendar (about 95 minutes
-                // for a 40 s drill) is scaled onto the load's seconds, order and relative lateness kept.
-                EventClock clock = EventClock.onto(asyncEvents, began, duration);
+                // The generator's calendar scaled onto SPEED times the load's duration, ending when the load ends: fast
+                // enough for the CEP job's watermark to pass its bound, slow enough for a restored job's catch-up to
+                // stay within the patterns' retention (EventClock).
+                EventClock clock = EventClock.onto(asyncEvents, Instant.ofEpochMilli(began).plusSeconds(duration),
+                        Duration.ofSeconds((long) duration * EventClock.SPEED));
                 CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
                         i -> sendAsync(http, asyncEvents.get(i), clock, asyncStatus, done)));
                 FaultRun fault = new FaultRun(log, began);

@@ -2,27 +2,36 @@ package io.streamhouse.replay;
 
 import io.streamhouse.loadtests.generator.GeneratedEvent;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * The drill's event time: the generator's calendar scaled onto the load's wall-clock seconds, so that a device's
- * readings are as far apart in event time as they are in sending, as real telemetry is. Compressing ~95 minutes of
- * events into 40 s made a restored CEP job that caught up on 18 s of backlog unevenly across partitions see readings
- * tens of minutes behind its watermark — past a pattern's retention, where live drops what a rebuild keeps. Order and
- * relative lateness between events are kept (the generator's late events stay late, scaled).
+ * The drill's event time for telemetry and scans: the generator's calendar (about 95 minutes of events for a 40 s
+ * drill) scaled onto a span ending when the load ends, order and relative lateness kept (the generator's late events
+ * stay late, scaled).
+ *
+ * <p>Why a span of {@link #SPEED} times the load's duration, not the generator's 140 times and not real time: event
+ * time must advance past the CEP job's out-of-orderness bound (30 s) for its patterns to be evaluated at all — at real
+ * speed a 40 s drill leaves its watermark behind every event and the drill checks no alert — yet a CEP job restored
+ * after tens of seconds down, catching up unevenly across partitions, must not see readings further behind its
+ * watermark than a pattern's retention (10 minutes for engine overheating), where live drops by design what a rebuild
+ * keeps: at 140 times, 18 s of backlog was 42 minutes of event time. At 5 times, 40 s of backlog is 200 s.
  */
-record EventClock(long firstMs, long beganMs, double scale) {
+record EventClock(long firstMs, long startMs, double scale) {
+    /** How much faster than the wall clock the drill's telemetry and scans move in event time. */
+    static final int SPEED = 5;
 
-    /** Maps the events' span onto {@code [began, began + durationSeconds]}. */
-    static EventClock onto(List<GeneratedEvent> events, long beganMs, int durationSeconds) {
-        long first = events.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).min().orElse(beganMs);
-        long last = events.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).max().orElse(beganMs);
-        double scale = last == first ? 0 : durationSeconds * 1000.0 / (last - first);
-        return new EventClock(first, beganMs, scale);
+    /** Maps the events' span onto {@code [loadEnd - span, loadEnd]}. */
+    static EventClock onto(List<GeneratedEvent> events, Instant loadEnd, Duration span) {
+        long end = loadEnd.toEpochMilli();
+        long first = events.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).min().orElse(end);
+        long last = events.stream().mapToLong(e -> e.occurredAt().toEpochMilli()).max().orElse(end);
+        double scale = last == first ? 0 : (double) span.toMillis() / (last - first);
+        return new EventClock(first, last == first ? end : end - span.toMillis(), scale);
     }
 
     Instant at(Instant generated) {
-        return Instant.ofEpochMilli(beganMs + Math.round((generated.toEpochMilli() - firstMs) * scale));
+        return Instant.ofEpochMilli(startMs + Math.round((generated.toEpochMilli() - firstMs) * scale));
     }
 }

@@ -10,19 +10,19 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class EventClockTest {
+    private static final Instant LOAD_END = Instant.parse("2026-12-02T12:00:40Z");
 
-    /** The drill's own 40 s of telemetry and scans at 20/s: event time runs with the load, not 140 times faster. */
+    /** The drill's own 40 s of telemetry and scans at 20/s: 200 s of event time ending with the load, in their order. */
     @Test
-    void theDrillsEventsSpanTheLoadsSecondsInTheirOrder() {
+    void theDrillsEventsSpanFiveTimesTheLoadEndingWithItInTheirOrder() {
         List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 20 * 40);
-        long began = Instant.parse("2026-12-02T12:00:00Z").toEpochMilli();
-        EventClock clock = EventClock.onto(events, began, 40);
+        EventClock clock = EventClock.onto(events, LOAD_END, Duration.ofSeconds(40L * EventClock.SPEED));
 
         List<Instant> mapped = events.stream().map(e -> clock.at(e.occurredAt())).toList();
         Instant first = mapped.stream().min(Instant::compareTo).orElseThrow();
         Instant last = mapped.stream().max(Instant::compareTo).orElseThrow();
-        assertThat(first).isEqualTo(Instant.ofEpochMilli(began));
-        assertThat(Duration.between(first, last)).isEqualTo(Duration.ofSeconds(40));
+        assertThat(last).isEqualTo(LOAD_END);
+        assertThat(Duration.between(first, last)).isEqualTo(Duration.ofSeconds(200));
         Duration generatedSpan = Duration.between(
                 events.stream().map(GeneratedEvent::occurredAt).min(Instant::compareTo).orElseThrow(),
                 events.stream().map(GeneratedEvent::occurredAt).max(Instant::compareTo).orElseThrow());
@@ -39,9 +39,9 @@ class EventClockTest {
     }
 
     @Test
-    void eventsAllAtOneInstantStayAtTheStart() {
+    void oneEventIsAtTheLoadsEnd() {
         List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 1);
-        EventClock clock = EventClock.onto(events, 1_000, 40);
-        assertThat(clock.at(events.get(0).occurredAt())).isEqualTo(Instant.ofEpochMilli(1_000));
+        EventClock clock = EventClock.onto(events, LOAD_END, Duration.ofSeconds(200));
+        assertThat(clock.at(events.get(0).occurredAt())).isEqualTo(LOAD_END);
     }
 }
