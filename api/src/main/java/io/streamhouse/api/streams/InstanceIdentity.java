@@ -25,7 +25,8 @@ import java.util.Map;
  * absolute state directory: the same after every restart of the same instance, distinct for two instances (Kafka
  * Streams locks a state directory, so two live instances never share one on a host). Two instances must never share
  * an id: the broker fences the older member. {@code streamhouse.static-membership=false} leaves the groups dynamic.
- * A low ordinal: anything set in application.properties or the environment wins.
+ * A low ordinal: anything set in application.properties or the environment wins; what Quarkus recorded at build time
+ * (the build's own derived id, at ordinal 0) does not count as set.
  */
 public class InstanceIdentity implements ConfigSourceFactory {
     public static final String INSTANCE_ID = "streamhouse.instance-id";
@@ -88,8 +89,10 @@ public class InstanceIdentity implements ConfigSourceFactory {
             return fromEnv;
         }
         ConfigValue v = context.getValue(name);
+        // At or below this factory's ordinal is no one's choice: Quarkus records what this factory derived during the build
+        // ("Runtime Values", ordinal 0), and taking that back would give every instance the build's id.
         return v == null || v.getValue() == null || v.getValue().isBlank() || v.getValue().contains("${")
-                ? null : v.getValue().trim();
+                || v.getConfigSourceOrdinal() <= ORDINAL ? null : v.getValue().trim();
     }
 
     private static String env(String variable) {

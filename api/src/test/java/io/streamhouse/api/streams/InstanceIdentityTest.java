@@ -56,6 +56,24 @@ class InstanceIdentityTest {
     }
 
     @Test
+    void theIdQuarkusRecordedAtBuildTimeIsNotTakenForAChoice() {
+        // What the build-time run of this factory derived, as Quarkus hands it back at run time ("Runtime Values", ordinal 0):
+        // taken for a setting, every instance of one build shared it and the broker fenced all but one (seen on a 2-instance stack).
+        Map<String, String> recorded = Map.of(InstanceIdentity.INSTANCE_ID, "api-built", InstanceIdentity.DECISION_GROUP_INSTANCE_ID, "api-built");
+        Map<String, String> all = new HashMap<>(BASE);
+        all.put("kafka-streams.state.dir", "/data/api-state-2");
+        SmallRyeConfig second = new SmallRyeConfigBuilder().withMapping(ApiConfig.class)
+                .withSources(new PropertiesConfigSource(recorded, "Runtime Values", 0))
+                .withSources(new PropertiesConfigSource(all, "application", 250))
+                .withSources(new InstanceIdentity())
+                .build();
+
+        String expected = InstanceIdentity.derive(InstanceIdentity.hostName(), Path.of("/data/api-state-2"));
+        assertThat(second.getValue(InstanceIdentity.INSTANCE_ID, String.class)).isEqualTo(expected);
+        assertThat(second.getValue(InstanceIdentity.DECISION_GROUP_INSTANCE_ID, String.class)).isEqualTo(expected);
+    }
+
+    @Test
     void aGivenIdWinsAndDynamicMembershipSetsNoGroupInstanceId() {
         SmallRyeConfig named = start(Map.of("streamhouse.instance-id", "api-pod-0"));
         assertThat(named.getValue(InstanceIdentity.DECISION_GROUP_INSTANCE_ID, String.class)).isEqualTo("api-pod-0");

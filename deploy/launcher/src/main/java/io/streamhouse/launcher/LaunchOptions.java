@@ -10,7 +10,11 @@ import java.util.Set;
 /** The launcher's command line. */
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
-                     Set<Part> without, String component, io.streamhouse.lakequery.MaintenanceSettings maintenance) {
+                     Set<Part> without, String component, io.streamhouse.lakequery.MaintenanceSettings maintenance,
+                     int apiInstances) {
+
+    /** At most this many api instances on one machine ({@code --api-instances}). */
+    static final int MAX_API_INSTANCES = 3;
 
     /** Commands sent to a running launcher about one of its components ({@code ./streamhouse kill api}). */
     static final Set<String> CONTROL_COMMANDS = Set.of("kill", "restart", "stop", "start");
@@ -35,14 +39,16 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             usage: ./streamhouse up [--demo N] [--seed S] [--no-demo] [--fresh] [--exit-after-demo]
                                     [--without cdc|cep|lake|sql, comma-separated]
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
+                                    [--api-instances 1-3]   (instance k>=2 is component api-k on --api-port + k-1,
+                                                             or a free port when --api-port is 0)
                                     [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H]
                                     [--retain-last 10] [--target-file-size 134217728] [--orphan-min-age PT24H]
                                     (the lake's maintenance, run by the query service: docs/operations.md)
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
                    ./streamhouse kill|restart|stop|start <component>
-                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, cep,
-                                    sql in the running stack; a killed component is restarted by the supervisor)
+                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, api-2,
+                                    api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
                    every command takes --data DIR to pick the installation (default ./.streamhouse)""";
 
     static LaunchOptions parse(String[] args) {
@@ -51,7 +57,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         }
         String command = args[0];
         Path home = Path.of(System.getProperty("streamhouse.home", ".")).toAbsolutePath().normalize();
-        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50;
+        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50, apiInstances = 1;
         long seed = 42;
         Path data = null;
         boolean exit = false, fresh = false, purge = false;
@@ -61,7 +67,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         int first = 1;
         if (CONTROL_COMMANDS.contains(command)) {
             if (args.length < 2 || args[1].startsWith("--")) {
-                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api, cep or sql");
+                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api (api-2, ... with --api-instances), cep or sql");
             }
             component = args[1];
             first = 2;
@@ -81,13 +87,34 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--api-port" -> api = port(a, value(args, ++i, a));
                 case "--kafka-port" -> kafka = port(a, value(args, ++i, a));
                 case "--registry-port" -> registry = port(a, value(args, ++i, a));
+                case "--api-instances" -> apiInstances = apiInstances(a, value(args, ++i, a));
                 case "--maintenance", "--maintenance-interval", "--snapshot-max-age", "--retain-last", "--target-file-size",
                      "--orphan-min-age" -> maintenance.put(a.substring(2), value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        return new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
-                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance));
+        var options = new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
+                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance), apiInstances);
+        if (api != 0 && api + apiInstances - 1 > 65535) {
+            throw new IllegalArgumentException("--api-port " + api + " leaves no room for " + apiInstances + " api instances (ports "
+                    + api + "-" + (api + apiInstances - 1) + ")");
+        }
+        return options;
+    }
+
+    /** The supervised component of api instance {@code k} (1-based): {@code api}, then {@code api-2}, {@code api-3}. */
+    static String apiComponent(int k) {
+        return k == 1 ? "api" : "api-" + k;
+    }
+
+    /** Its state directory under the data directory: its own, since the instance id is derived from it (InstanceIdentity). */
+    static String apiStateDir(int k) {
+        return k == 1 ? "api-state" : "api-state-" + k;
+    }
+
+    /** Instance {@code k} (1-based) of the api: {@code --api-port} + k-1, or 0 (a free port) when that is 0. */
+    int apiPort(int k) {
+        return apiPort == 0 ? 0 : apiPort + k - 1;
     }
 
     boolean runs(Part part) {
@@ -123,6 +150,22 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
             throw new IllegalArgumentException(option + " must be between 1 and 100000");
         }
         return v;
+    }
+
+    private static int apiInstances(String option, String raw) {
+        int v = integer(option, raw);
+        if (v < 1 || v > MAX_API_INSTANCES) {
+            throw new IllegalArgumentException(option + " must be between 1 and " + MAX_API_INSTANCES + ", not " + v);
+        }
+        return v;
+    }
+
+    private static int integer(String option, String raw) {
+        try {
+            return Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " takes a whole number, not '" + raw + "'");
+        }
     }
 
     private static int port(String option, String raw) {

@@ -96,6 +96,10 @@ public final class Launcher {
             for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query", "lake"}) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
+            // Every instance's, also those an earlier run with more --api-instances left.
+            for (int k = 2; k <= LaunchOptions.MAX_API_INSTANCES; k++) {
+                io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(LaunchOptions.apiStateDir(k)));
+            }
             // A promoted shadow's topics went with the broker's data: serve under the default id again.
             Files.deleteIfExists(data.resolve(SERVING_ID_FILE));
         }
@@ -136,11 +140,11 @@ public final class Launcher {
                 OUT.println("Not starting change data capture (--without cdc): nothing captures the shop database.");
             }
 
-            writeEndpoints(data, stack.platform);
+            writeEndpoints(data, stack.platform, null);
             Map<String, String> env = new java.util.HashMap<>(Map.of(
                     "STREAMHOUSE_KAFKA_BOOTSTRAP_SERVERS", stack.platform.bootstrapServers(),
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
-                    "STREAMHOUSE_STATE_DIR", data.resolve("api-state").toString(),
+                    "STREAMHOUSE_STATE_DIR", data.resolve(LaunchOptions.apiStateDir(1)).toString(),
                     "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString()));
             // The api reads the promoted id (./streamhouse replay promote) from this file at each start, restarts included.
             env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(SERVING_ID_FILE).toString());
@@ -160,6 +164,13 @@ public final class Launcher {
             // instances' forwarding (internal) far beyond one real client's rate; the other roles keep the default limit.
             env.put("STREAMHOUSE_RATE_LIMIT_OVERRIDES", java.util.stream.Stream.of(Roles.PAYMENTS, Roles.DEVICE, Roles.OPS, Roles.INTERNAL)
                     .map(role -> StackTokens.subject(role) + ":100000:200000").collect(java.util.stream.Collectors.joining(",")));
+            if (options.apiInstances() > 1) {
+                // A killed instance's keys are answered (stale) from a standby on another, and its tasks move to that warm
+                // copy, while the supervisor brings it back: never fewer than one standby of either Streams app.
+                for (String variable : List.of("STREAMHOUSE_SERVING_STANDBY_REPLICAS", "STREAMHOUSE_DECISION_STANDBY_REPLICAS")) {
+                    env.put(variable, Integer.toString(atLeastOne(System.getenv(variable))));
+                }
+            }
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
@@ -171,6 +182,20 @@ public final class Launcher {
             stack.api = api.isCompletedExceptionally() ? null : api.join();
             ingest.join();
             api.join();
+            if (options.apiInstances() > 1) {
+                OUT.printf("Starting %d more api instance(s): each its own port, state directory and static member id ...%n",
+                        options.apiInstances() - 1);
+            }
+            for (int k = 2; k <= options.apiInstances(); k++) {
+                // One after another, after the first: each join moves partitions, and on 2 cores a parallel start only slows both.
+                Map<String, String> own = new java.util.HashMap<>(env);
+                own.put("STREAMHOUSE_STATE_DIR", data.resolve(LaunchOptions.apiStateDir(k)).toString());
+                AppProcess instance = AppProcess.start(LaunchOptions.apiComponent(k), options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
+                        options.apiPort(k), own, data.resolve("logs"), "512m", stack.supervisor);
+                stack.apiInstances.add(instance);
+                OUT.printf("  %s on %s (%.1f s)%n", LaunchOptions.apiComponent(k), instance.url(), seconds(began));
+            }
+            writeEndpoints(data, stack.platform, stack);
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
             if (options.runs(LaunchOptions.Part.CEP)) {
                 OUT.println("Starting the CEP job (Flink) ...");
@@ -327,6 +352,15 @@ public final class Launcher {
         return true;
     }
 
+    /** A standby count from the environment, never below 1 (unset or unreadable: 1). */
+    static int atLeastOne(String configured) {
+        try {
+            return configured == null ? 1 : Math.max(1, Integer.parseInt(configured.trim()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
     private static int freePort() throws IOException {
         try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
@@ -337,6 +371,10 @@ public final class Launcher {
         OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
         OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules,");
         OUT.println("                  /v1/parcels/{id}, /v1/customers/{id}, /v1/vehicles/{id} [?asOf=], /v1/alerts, /v1/alerts/stream, /q/openapi, /q/metrics)");
+        for (int k = 2; k <= stack.apiInstances.size() + 1; k++) {
+            OUT.printf("  %-15s %s  (the same api: any instance answers any key; ./streamhouse kill|stop|start|restart %s)%n",
+                    LaunchOptions.apiComponent(k), stack.apiInstances.get(k - 2).url(), LaunchOptions.apiComponent(k));
+        }
         OUT.println("  mcp (agents)    " + stack.api.url().resolve("/mcp") + "  (MCP streamable HTTP; SSE at /mcp/sse)");
         if (stack.sql != null) {
             OUT.println("  snapshot SQL    POST " + stack.api.url().resolve("/v1/sql") + "  (lake.streamhouse.*, kafka.streamhouse.*; query service pid "
@@ -452,15 +490,39 @@ public final class Launcher {
     }
 
     /** Where the running stack is, for {@code ./streamhouse replay} (same keys as the replay module's Endpoints). */
-    private static void writeEndpoints(Path data, EmbeddedPlatform platform) throws java.io.IOException {
+    private static void writeEndpoints(Path data, EmbeddedPlatform platform, Stack apps) throws java.io.IOException {
         // The lake's catalog too, as lake.catalog.<Iceberg property> (replay backfill reads the tables with it).
         java.util.Properties p = new java.util.Properties();
         p.setProperty("kafka.bootstrap.servers", platform.bootstrapServers());
         p.setProperty("schema.registry.url", platform.schemaRegistryUrl().toString());
         platform.lakeCatalog().forEach((k, v) -> p.setProperty("lake.catalog." + k, v));
+        if (apps != null) {
+            // Once the apps run (their ports may have been chosen free): the drills find ingest and every api instance here.
+            apiEndpoints(apps.ingest == null ? null : apps.ingest.url(), apps.apiUrls()).forEach(p::setProperty);
+        }
         try (var w = Files.newBufferedWriter(data.resolve("endpoints.properties"))) {
             p.store(w, "Where the running stack is (written by ./streamhouse up)");
         }
+    }
+
+    /**
+     * {@code ingest.url}, {@code api.instances} (the instances' component names, instance 1 first) and
+     * {@code <component>.url} for each: the keys the replay module's {@code ApiInstances} reads.
+     */
+    static Map<String, String> apiEndpoints(java.net.URI ingest, List<java.net.URI> apiUrls) {
+        Map<String, String> p = new java.util.LinkedHashMap<>();
+        if (ingest != null) {
+            p.put("ingest.url", ingest.toString());
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (int k = 1; k <= apiUrls.size(); k++) {
+            names.add(LaunchOptions.apiComponent(k));
+            p.put(LaunchOptions.apiComponent(k) + ".url", apiUrls.get(k - 1).toString());
+        }
+        if (!names.isEmpty()) {
+            p.put("api.instances", String.join(",", names));
+        }
+        return p;
     }
 
     /**
@@ -639,11 +701,23 @@ public final class Launcher {
         EmbeddedPlatform platform;
         AppProcess ingest;
         AppProcess api;
+        /** Instances 2..N of the api ({@code --api-instances}). */
+        final List<AppProcess> apiInstances = new java.util.concurrent.CopyOnWriteArrayList<>();
         CepProcess cep;
         SqlProcess sql;
         DemoLoad.Result demoDecisions;
         String cdcCustomer;
         Map<String, String> tokens = Map.of();
+
+        /** Every api instance's URL, instance 1 first. */
+        List<java.net.URI> apiUrls() {
+            List<java.net.URI> urls = new java.util.ArrayList<>();
+            if (api != null) {
+                urls.add(api.url());
+                apiInstances.forEach(i -> urls.add(i.url()));
+            }
+            return urls;
+        }
 
         @Override
         public synchronized void close() {
@@ -660,6 +734,10 @@ public final class Launcher {
                 cep.close();
                 cep = null;
             }
+            for (int i = apiInstances.size() - 1; i >= 0; i--) {
+                apiInstances.get(i).close();
+            }
+            apiInstances.clear();
             if (api != null) {
                 api.close();
                 api = null;

@@ -2,6 +2,8 @@ package io.streamhouse.launcher;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -67,5 +69,36 @@ class LaunchOptionsTest {
         assertThat(LaunchOptions.parse(new String[]{"up", "--maintenance", "off"}).maintenance().enabled()).isFalse();
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--orphan-min-age", "PT5S"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orphan min age must be at least 10 min");
+    }
+
+    @Test
+    void oneApiInstanceUnlessAskedAndEachFurtherOneHasItsOwnNamePortAndState() {
+        LaunchOptions one = LaunchOptions.parse(new String[]{"up"});
+        assertThat(one.apiInstances()).isEqualTo(1);
+        assertThat(one.apiPort(1)).isEqualTo(8082);
+
+        LaunchOptions three = LaunchOptions.parse(new String[]{"up", "--api-instances", "3", "--api-port", "28082"});
+        assertThat(three.apiInstances()).isEqualTo(3);
+        assertThat(List.of(three.apiPort(1), three.apiPort(2), three.apiPort(3))).containsExactly(28082, 28083, 28084);
+        assertThat(List.of(LaunchOptions.apiComponent(1), LaunchOptions.apiComponent(2), LaunchOptions.apiComponent(3)))
+                .containsExactly("api", "api-2", "api-3");
+        assertThat(List.of(LaunchOptions.apiStateDir(1), LaunchOptions.apiStateDir(2))).containsExactly("api-state", "api-state-2");
+
+        LaunchOptions free = LaunchOptions.parse(new String[]{"up", "--api-instances", "2", "--api-port", "0"});
+        assertThat(free.apiPort(2)).as("0 stays 0: each instance gets a free port").isZero();
+    }
+
+    @Test
+    void aBadApiInstanceCountIsNamed() {
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances", "0"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--api-instances must be between 1 and 3, not 0");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances", "4"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--api-instances must be between 1 and 3, not 4");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances", "two"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--api-instances takes a whole number, not 'two'");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--api-instances needs a value");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances", "3", "--api-port", "65534"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room for 3 api instances");
     }
 }
