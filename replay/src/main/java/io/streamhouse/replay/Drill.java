@@ -373,7 +373,10 @@ final class Drill implements Callable<Integer> {
                 // The generator's calendar scaled onto SPEED times the load's duration, ending when the load ends: fast
                 // enough for the CEP job's watermark to pass its bound, slow enough for a restored job's catch-up to
                 // stay within the patterns' retention (EventClock).
-                EventClock clock = EventClock.onto(asyncEvents, Instant.ofEpochMilli(began).plusSeconds(duration),
+                // The span ends TICK_LEAD before the load does; the closing ticks, stamped when the load ends, then move
+                // the CEP job's watermark past every event of the load (the generator plants its anomalies last).
+                EventClock clock = EventClock.onto(asyncEvents,
+                        Instant.ofEpochMilli(began).plusSeconds(duration).minus(EventClock.TICK_LEAD),
                         Duration.ofSeconds((long) duration * EventClock.SPEED));
                 CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
                         i -> sendAsync(http, asyncEvents.get(i), clock, asyncStatus, done)));
@@ -399,6 +402,9 @@ final class Drill implements Callable<Integer> {
                     send(http, txs.get(i), answers, done);
                 }
                 asyncLoad.join();
+                if (!asyncEvents.isEmpty()) {
+                    log.printf(Locale.ROOT, "  closing event-time ticks: %s%n", closingTicks(http, runSeed));
+                }
                 long loadEnd = System.currentTimeMillis();
                 fault.awaitDone(Duration.ofSeconds(recoveryTimeout + 60L));
                 Recovery rec = recovery.join();
@@ -643,6 +649,38 @@ final class Drill implements Callable<Integer> {
         private String paymentsToken;
         private String deviceToken;
         private String opsToken;
+
+        /**
+         * One cool reading of a tick vehicle per partition of the telemetry topic, stamped now: the partitions' event
+         * time passes the load's last event by {@link EventClock#TICK_LEAD}, more than the CEP job's out-of-orderness
+         * bound, so live and the rebuild both evaluate every reading of the load (the patterns' watermark is the
+         * minimum over the partitions). The vehicle ids are chosen by Kafka's default partitioner (murmur2 of the key).
+         */
+        private String closingTicks(HttpClient http, long seed) {
+            Instant now = Instant.now();
+            List<String> vehicles = EventClock.tickVehicles(seed, Topics.VEHICLE_TELEMETRY.partitions());
+            int accepted = 0;
+            for (String vehicle : vehicles) {
+                ObjectNode body = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        .put("vehicleId", vehicle).put("occurredAt", now.toString()).put("speedKmh", 0)
+                        .put("coolantTempC", 20).put("odometerKm", 0);
+                body.putObject("position").put("lat", 52.0).put("lon", 4.3);
+                HttpRequest request = HttpRequest.newBuilder(ingest.resolve("/v1/telemetry")).timeout(Duration.ofSeconds(15))
+                        .header("Content-Type", "application/json").header("Authorization", "Bearer " + deviceToken)
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+                try {
+                    int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    accepted += status / 100 == 2 ? 1 : 0;
+                } catch (IOException e) {
+                    // told below: fewer ticks accepted than partitions
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return accepted + " of " + vehicles.size() + " readings at " + now + " accepted"
+                    + (accepted < vehicles.size() ? " (the CEP job may not evaluate the load's last readings)" : "");
+        }
 
         private void sendAsync(HttpClient http, GeneratedEvent e, EventClock clock, Map<String, Integer> statuses, CountDownLatch done) {
             ObjectNode body;

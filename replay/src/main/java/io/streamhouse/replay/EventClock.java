@@ -21,6 +21,24 @@ import java.util.List;
 record EventClock(long firstMs, long startMs, double scale) {
     /** How much faster than the wall clock the drill's telemetry and scans move in event time. */
     static final int SPEED = 5;
+    /** How far the closing ticks are after the load's last event: more than the CEP job's default 30 s bound. */
+    static final Duration TICK_LEAD = Duration.ofSeconds(31);
+
+    /** One vehicle id per partition of a topic with {@code partitions}, as Kafka's default partitioner places keys. */
+    static List<String> tickVehicles(long seed, int partitions) {
+        String[] byPartition = new String[partitions];
+        int found = 0;
+        for (int i = 0; found < partitions; i++) {
+            String id = "drill-tick-" + Long.toHexString(seed) + "-" + i;
+            int p = org.apache.kafka.common.utils.Utils.toPositive(
+                    org.apache.kafka.common.utils.Utils.murmur2(id.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % partitions;
+            if (byPartition[p] == null) {
+                byPartition[p] = id;
+                found++;
+            }
+        }
+        return List.of(byPartition);
+    }
 
     /** Maps the events' span onto {@code [loadEnd - span, loadEnd]}. */
     static EventClock onto(List<GeneratedEvent> events, Instant loadEnd, Duration span) {

@@ -44,4 +44,16 @@ class EventClockTest {
         EventClock clock = EventClock.onto(events, LOAD_END, Duration.ofSeconds(200));
         assertThat(clock.at(events.get(0).occurredAt())).isEqualTo(LOAD_END);
     }
+
+    /** One tick per partition, placed where Kafka's default partitioner puts a record with that key. */
+    @Test
+    void theTickVehiclesCoverEveryPartitionOnce() {
+        List<String> ids = EventClock.tickVehicles(7, 6);
+        assertThat(ids).hasSize(6).doesNotHaveDuplicates();
+        for (int p = 0; p < 6; p++) {
+            byte[] key = ids.get(p).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(key)) % 6)
+                    .as(ids.get(p)).isEqualTo(p);
+        }
+    }
 }
