@@ -24,6 +24,15 @@ public interface IngestConfig {
     @WithDefault("10s")
     Duration publishTimeout();
 
+    /**
+     * How long handing an event to the producer may block a worker thread (the producer's {@code max.block.ms}: waiting
+     * for partition metadata or buffer space), at most the publish timeout. Short: while the broker is away every
+     * request would otherwise hold a worker for the whole publish timeout, and at a few tens of requests a second the
+     * pool (200) runs out and requests go unanswered instead of refused with 503 (the restart-broker drill).
+     */
+    @WithDefault("2s")
+    Duration publishBlock();
+
     /** Most events accepted in one batch request. */
     @WithDefault("500")
     int maxBatch();

@@ -70,9 +70,10 @@ public class EventIntake {
      */
     public <V extends SpecificRecord> CompletableFuture<List<Accepted>> acceptWithinLimitAsync(Topic<String, V> topic,
                                                                                                List<Submission<V>> events) {
+        long started = System.nanoTime();
         var permits = limiter.tryAcquire(events.size()).orElseThrow(() -> new TooBusyException(
                 events.size() + " event(s) would exceed the " + limiter.max() + " this instance may have in flight"));
-        return whenAll(topic, send(topic, events, permits));
+        return whenAll(topic, started, send(topic, events, permits));
     }
 
     /** For writers bounded otherwise (the MQTT bridge writes one message at a time). */
@@ -87,7 +88,8 @@ public class EventIntake {
 
     private <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events,
                                                             InFlightLimiter.Permits permits) {
-        return awaitAll(topic, send(topic, events, permits));
+        long started = System.nanoTime();
+        return awaitAll(topic, started, send(topic, events, permits));
     }
 
     /** Claims every event's id, then hands the fresh ones to the log; one future per event, in order. */
@@ -147,10 +149,11 @@ public class EventIntake {
         return outcomes;
     }
 
-    private CompletableFuture<List<Accepted>> whenAll(Topic<String, ?> topic, List<CompletableFuture<Accepted>> outcomes) {
+    /** The publish timeout counts from {@code started}, before the events were handed over (which may block). */
+    private CompletableFuture<List<Accepted>> whenAll(Topic<String, ?> topic, long started, List<CompletableFuture<Accepted>> outcomes) {
         var all = new CompletableFuture<List<Accepted>>();
         CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
-                .orTimeout(log.timeout().toNanos(), TimeUnit.NANOSECONDS)
+                .orTimeout(Math.max(0, log.timeout().toNanos() - (System.nanoTime() - started)), TimeUnit.NANOSECONDS)
                 .whenComplete((ignored, error) -> {
                     if (error == null) {
                         all.complete(outcomes.stream().map(CompletableFuture::join).toList());
@@ -163,8 +166,8 @@ public class EventIntake {
         return all;
     }
 
-    private List<Accepted> awaitAll(Topic<String, ?> topic, List<CompletableFuture<Accepted>> outcomes) {
-        long deadline = System.nanoTime() + log.timeout().toNanos();
+    private List<Accepted> awaitAll(Topic<String, ?> topic, long started, List<CompletableFuture<Accepted>> outcomes) {
+        long deadline = started + log.timeout().toNanos();
         List<Accepted> result = new ArrayList<>(outcomes.size());
         for (CompletableFuture<Accepted> outcome : outcomes) {
             try {

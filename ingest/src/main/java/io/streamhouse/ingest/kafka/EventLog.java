@@ -55,7 +55,7 @@ public class EventLog {
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
