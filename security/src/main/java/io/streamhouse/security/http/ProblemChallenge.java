@@ -2,6 +2,7 @@ package io.streamhouse.security.http;
 
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.smallrye.mutiny.Uni;
+import io.streamhouse.security.audit.AuditTrail;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
@@ -25,6 +26,9 @@ public abstract class ProblemChallenge implements HttpAuthenticationMechanism {
     @Delegate
     HttpAuthenticationMechanism delegate;
 
+    @Inject
+    AuditTrail audit;
+
     @ConfigProperty(name = "streamhouse.security.resource-metadata-path")
     Optional<String> resourceMetadataPath;
 
@@ -38,9 +42,14 @@ public abstract class ProblemChallenge implements HttpAuthenticationMechanism {
         resourceMetadataPath.ifPresent(path -> challenge.append(", resource_metadata=\"")
                 .append(context.request().scheme()).append("://").append(context.request().authority()).append(path).append('"'));
         context.response().putHeader("WWW-Authenticate", challenge.toString());
-        ProblemBodies.write(context.response(), 401, "Unauthorized", presented
+        String detail = presented
                 ? "The bearer token was not accepted: it is expired, not signed by a trusted key, or malformed."
-                : "This endpoint needs a bearer token (Authorization: Bearer <token>).");
+                : "This endpoint needs a bearer token (Authorization: Bearer <token>).";
+        boolean answered = context.response().ended();
+        ProblemBodies.write(context.response(), 401, "Unauthorized", detail);
+        if (!answered) {
+            audit.denied(context, null, 401, detail);
+        }
         return Uni.createFrom().item(true);
     }
 }
