@@ -4,8 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * What an audit event may say: every text it carries passes through here, so neither a card number nor a credential
- * reaches the trail whatever a caller typed (SQL text, a path, a tool argument). Masks runs of 13-19 digits (spaces or
- * dashes between them allowed: a PAN as people write it), JSON Web Tokens (three base64url parts, the first {@code eyJ})
+ * reaches the trail whatever a caller typed (SQL text, a path, a tool argument). Masks runs of 13-19 digits (and
+ * a PAN as people write it, grouped by spaces or dashes, too), JSON Web Tokens (three base64url parts, the first {@code eyJ})
  * and whatever follows {@code Bearer}; then truncates. JDK only, pure.
  */
 public final class Redaction {
@@ -14,7 +14,10 @@ public final class Redaction {
     /** Longest text kept (the SQL of a snapshot query, a reason). */
     public static final int MAX_LENGTH = 1000;
 
-    private static final Pattern PAN = Pattern.compile("(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])");
+    /** 13-19 digits in a row (any: an epoch in milliseconds is masked too, on the safe side), or as people group a
+     * card number: 4-4-4-4(-1..3) or 4-6-5, with spaces or dashes. An id such as {@code tx-20261202-000123} is kept. */
+    private static final Pattern PAN = Pattern.compile(
+            "(?<![0-9])(?:[0-9]{13,19}|[0-9]{4}([ -])[0-9]{4}\\1[0-9]{4}\\1[0-9]{4}(?:\\1[0-9]{1,3})?|[0-9]{4}([ -])[0-9]{6}\\2[0-9]{5})(?![0-9])");
     private static final Pattern JWT = Pattern.compile("eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*");
     private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)\\S+");
 
