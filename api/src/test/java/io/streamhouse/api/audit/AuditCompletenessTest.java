@@ -165,6 +165,9 @@ class AuditCompletenessTest {
         assertThat(ours.stream().filter(e -> e.getSubject().equals(admin)).findFirst().orElseThrow().getRoles())
                 .containsExactly(Roles.RULES_ADMIN);
 
+        asToken(TestTokens.forRole(Roles.OPS)).get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("streamhouse_audit_events_lost 0.0"));
+
         for (AuditEvent e : all) {
             String text = e.toString();
             assertThat(text).as("an audit event with a card number: %s", text).doesNotContain(PAN).doesNotContainPattern("[0-9]{13,19}");
