@@ -13,7 +13,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * refilled at {@code streamhouse.security.rate-limit.per-second} (or its own limit from
  * {@code streamhouse.security.rate-limit.overrides}); past it, 429 problem+json with Retry-After. Runs
  * after authentication and the path permissions (a filter of lower priority than Quarkus' authorization), so
- * anonymous requests to the open paths (health, metadata) are not counted and a denied request never reaches it.
+ * anonymous requests to the open paths (health, metadata) are not counted and a denied request never reaches it. Each
+ * 429 is audited once (REQUEST_DENIED).
  */
 @ApplicationScoped
 public class CallerRateLimits {

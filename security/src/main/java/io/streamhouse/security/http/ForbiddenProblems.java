@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
 /**
  * 403 as a problem document that names the role needed, wherever the denial happens: in the HTTP permission
  * layer (paths such as {@code /q/*}, {@code /mcp}, {@code /internal/v1/*}, whose roles come from the app's
- * {@code quarkus.http.auth.permission.*} configuration) or on a JAX-RS method ({@code @RolesAllowed}).
+ * {@code quarkus.http.auth.permission.*} configuration) or on a JAX-RS method ({@code @RolesAllowed}). Each denial is
+ * audited once (REQUEST_DENIED), where it is answered.
  */
 @ApplicationScoped
 public class ForbiddenProblems {

@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * Every 401 (no token, or one that is expired, forged or malformed) as a problem document with a
  * {@code WWW-Authenticate: Bearer} challenge (RFC 6750) that, where the app serves protected resource metadata (the
- * api, for MCP clients), points at it (RFC 9728). The answer never echoes the token.
+ * api, for MCP clients), points at it (RFC 9728). The answer never echoes the token. Each 401 is audited once
+ * (REQUEST_DENIED, subject anonymous).
  */
 @Decorator
 @Priority(10)
