@@ -6,6 +6,8 @@ import io.streamhouse.domain.event.TransactionDecision;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -29,16 +31,23 @@ public class DecisionResource {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,63}");
     private final KafkaStreams streams;
     private final SecurityIdentity caller;
+    private final AuditTrail audit;
 
-    public DecisionResource(KafkaStreams streams, SecurityIdentity caller) {
+    public DecisionResource(KafkaStreams streams, SecurityIdentity caller, AuditTrail audit) {
         this.streams = streams;
         this.caller = caller;
+        this.audit = audit;
     }
 
     @GET
     @RolesAllowed({Roles.PAYMENTS, Roles.REVIEWER})
     @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
     public Response get(@PathParam("id") String id) {
+        return audit.http(AuditAction.DECISION_READ, "transaction", id, java.util.Map.of("view", "decision"), false,
+                () -> read(id));
+    }
+
+    private Response read(String id) {
         if (!ID.matcher(id).matches()) {
             return Problems.of(400, "Bad transaction id", "id must be 1-64 letters, digits or . _ : -");
         }

@@ -4,6 +4,8 @@ import io.streamhouse.api.http.Problems;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -22,16 +24,23 @@ import java.util.Optional;
 public class ExplanationResource {
     private final DecisionQueries decisions;
     private final SecurityIdentity caller;
+    private final AuditTrail audit;
 
-    public ExplanationResource(DecisionQueries decisions, SecurityIdentity caller) {
+    public ExplanationResource(DecisionQueries decisions, SecurityIdentity caller, AuditTrail audit) {
         this.decisions = decisions;
         this.caller = caller;
+        this.audit = audit;
     }
 
     @GET
     @RolesAllowed({Roles.PAYMENTS, Roles.REVIEWER})
     @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
     public Response explain(@PathParam("id") String id) {
+        return audit.http(AuditAction.DECISION_READ, "transaction", id, java.util.Map.of("view", "explanation"), false,
+                () -> explainAudited(id));
+    }
+
+    private Response explainAudited(String id) {
         if (!DecisionQueries.isValidId(id)) {
             return Problems.of(400, "Bad transaction id", DecisionQueries.ID_RULE);
         }

@@ -23,6 +23,7 @@ import java.util.Optional;
  * The generic tools, named like Confluent's real-time context engine: what is on the log ({@code listTopics}), what
  * one topic or store is ({@code getMetadata}), and a key lookup on a store ({@code queryData}).
  */
+@AuditedTools
 public class ContextTools {
     private final ToolResults results;
     private final TopicCatalog topics;

@@ -12,6 +12,7 @@ import io.streamhouse.api.decisions.DecisionQueries;
  * decisions (the same explanation as {@code GET /v1/transactions/{id}/explanation}); the others from the serving
  * projections, each answer carrying its freshness.
  */
+@AuditedTools
 public class DomainTools {
     static final int MAX_ALERTS = 100;
 

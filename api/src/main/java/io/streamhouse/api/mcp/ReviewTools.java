@@ -7,6 +7,7 @@ import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
 
 /** The action tool: an agent's review verdict goes back into the decision flow as an event. */
+@AuditedTools
 public class ReviewTools {
     private final ToolResults results;
     private final ReviewRecorder recorder;

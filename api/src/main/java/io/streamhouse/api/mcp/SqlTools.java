@@ -10,6 +10,7 @@ import io.streamhouse.api.sql.SnapshotSqlClient;
 import java.util.List;
 
 /** {@code snapshot_query}: the agent's door to {@code POST /v1/sql}, with the same checks and the same answer. */
+@AuditedTools
 public class SqlTools {
     private final ToolResults results;
     private final SnapshotSqlClient sql;

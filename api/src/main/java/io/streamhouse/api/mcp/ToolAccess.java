@@ -1,11 +1,15 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.FilterContext;
+import io.quarkiverse.mcp.server.McpMethod;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolFilter;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.domain.event.AuditOutcome;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Singleton;
 
@@ -17,7 +21,8 @@ import java.util.Map;
 /**
  * Hides from {@code tools/list} every tool the caller's roles may not call. The roles come from each tool method's
  * own {@code @RolesAllowed}, which also refuses a call to a hidden tool (MCP error -32001); a tool without one is
- * hidden from everyone (deny by default).
+ * hidden from everyone (deny by default). A {@code tools/call} of a tool the caller may not call is refused here, before
+ * the tool runs: that refusal is its audit event (MCP_TOOL_CALLED, DENIED; {@link ToolAudit} audits the calls that run).
  */
 @Singleton
 public class ToolAccess implements ToolFilter {
@@ -25,9 +30,11 @@ public class ToolAccess implements ToolFilter {
     private static final Map<String, List<String>> ROLES = rolesByTool();
 
     private final CurrentIdentityAssociation identity;
+    private final AuditTrail audit;
 
-    public ToolAccess(CurrentIdentityAssociation identity) {
+    public ToolAccess(CurrentIdentityAssociation identity, AuditTrail audit) {
         this.identity = identity;
+        this.audit = audit;
     }
 
     static Map<String, List<String>> rolesByTool() {
@@ -53,6 +60,12 @@ public class ToolAccess implements ToolFilter {
     @Override
     public boolean test(ToolManager.ToolInfo tool, FilterContext context) {
         SecurityIdentity caller = identity.getIdentity();
-        return caller != null && !caller.isAnonymous() && rolesOf(tool.name()).stream().anyMatch(caller::hasRole);
+        boolean allowed = caller != null && !caller.isAnonymous() && rolesOf(tool.name()).stream().anyMatch(caller::hasRole);
+        if (!allowed && context.method() == McpMethod.TOOLS_CALL) {
+            audit.record(audit.currentCaller(), new AuditTrail.Entry(AuditAction.MCP_TOOL_CALLED, "tool", tool.name(),
+                    java.util.Map.of("tool", tool.name()), "mcp", AuditOutcome.DENIED, null,
+                    "this tool needs one of the roles " + String.join(", ", rolesOf(tool.name()))), false);
+        }
+        return allowed;
     }
 }

@@ -12,6 +12,8 @@ import io.streamhouse.domain.event.DecisionOutcome;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.ws.rs.Consumes;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -52,8 +54,10 @@ public class RulesResource {
     private final RulePublisher publisher;
     private final ObjectMapper json;
     private final Clock clock;
+    private final AuditTrail audit;
 
-    public RulesResource(RuleBook book, RulePublisher publisher, ObjectMapper json, Clock clock) {
+    public RulesResource(RuleBook book, RulePublisher publisher, ObjectMapper json, Clock clock, AuditTrail audit) {
+        this.audit = audit;
         this.book = book;
         this.publisher = publisher;
         this.json = json;
@@ -92,6 +96,10 @@ public class RulesResource {
     @Path("/{ruleId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response put(@PathParam("ruleId") String ruleId, String raw) {
+        return audit.http(AuditAction.RULE_CHANGED, "rule", ruleId, Map.of(), true, () -> publish(ruleId, raw));
+    }
+
+    private Response publish(String ruleId, String raw) {
         if (!RULE_ID.matcher(ruleId).matches()) {
             return Problems.of(400, "Invalid rule", "ruleId must be 1-64 lower-case letters, digits or '-'",
                     List.of(new FieldError("ruleId", "must be 1-64 lower-case letters, digits or '-'")));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.api.http.Problems.FieldError;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.ws.rs.Consumes;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -32,16 +34,34 @@ public class SqlResource {
 
     private final SnapshotSqlClient client;
     private final ObjectMapper json;
+    private final AuditTrail audit;
 
-    public SqlResource(SnapshotSqlClient client, ObjectMapper json) {
+    public SqlResource(SnapshotSqlClient client, ObjectMapper json, AuditTrail audit) {
         this.client = client;
         this.json = json;
+        this.audit = audit;
     }
 
     @POST
     @RolesAllowed(Roles.ANALYST)
     @Consumes(MediaType.APPLICATION_JSON)
     public Response query(String raw) {
+        String sql = sqlOf(raw);
+        return audit.http(AuditAction.SNAPSHOT_QUERIED, "sql", sql == null ? "(no sql)" : sql,
+                java.util.Map.of("sqlLength", Integer.toString(sql == null ? 0 : sql.length())), false, () -> run(raw));
+    }
+
+    /** The SQL text of a request, for the audit trail; null if the body has none. */
+    private String sqlOf(String raw) {
+        try {
+            JsonNode body = raw == null || raw.isBlank() ? null : json.readTree(raw);
+            return body != null && body.path("sql").isTextual() ? body.get("sql").asText() : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private Response run(String raw) {
         JsonNode body;
         try {
             body = raw == null || raw.isBlank() ? null : json.readTree(raw);

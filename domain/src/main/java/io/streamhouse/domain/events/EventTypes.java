@@ -1,6 +1,7 @@
 package io.streamhouse.domain.events;
 
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AuditEvent;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.ParcelScanned;
@@ -28,7 +29,8 @@ public enum EventTypes {
     PARCEL_SCANNED(ParcelScanned.class, ParcelScanned.getClassSchema(), 1),
     ALERT(Alert.class, Alert.getClassSchema(), 2),
     RULE_DEFINITION(RuleDefinition.class, RuleDefinition.getClassSchema(), 1),
-    REVIEW_OUTCOME_RECORDED(ReviewOutcomeRecorded.class, ReviewOutcomeRecorded.getClassSchema(), 1);
+    REVIEW_OUTCOME_RECORDED(ReviewOutcomeRecorded.class, ReviewOutcomeRecorded.getClassSchema(), 1),
+    AUDIT_EVENT(AuditEvent.class, AuditEvent.getClassSchema(), 1);
 
     private final Class<? extends SpecificRecord> type;
     private final Schema schema;

@@ -1,6 +1,7 @@
 package io.streamhouse.domain.topic;
 
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AuditEvent;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.ParcelScanned;
@@ -77,6 +78,17 @@ public final class Topics {
             "Reviewers' verdicts (confirmed fraud / legitimate) on payments held for REVIEW, keyed by card token.");
 
     /**
+     * The audit trail (PCI DSS 10.2): one event per audited action of the api and ingest (rule changes, review outcomes,
+     * tool calls, decision reads, snapshot queries, denied requests). Keyed by the actor, so one caller's actions stay
+     * in order on one partition, which is how a trail is read ("what did this subject do"); anonymous callers are keyed
+     * by their address, so a flood of unauthenticated requests spreads over partitions by source. Kept forever like
+     * every event log (PCI asks for a year at least).
+     */
+    public static final Topic<String, AuditEvent> AUDIT_EVENTS = new Topic<>(
+            "audit.events", String.class, AuditEvent.class, 6, CleanupPolicy.DELETE, FOREVER,
+            "Who did what, when, from where and with what outcome (PCI DSS 10.2.2), keyed by the actor.");
+
+    /**
      * Raw change events of every captured table of the shop database (Debezium envelopes: before, after, source
      * position, op), all tables in one topic with one partition so the normaliser sees them in commit order (an
      * order before its lines, a customer before its address). Keys and values are Avro in the wire format under
@@ -97,7 +109,7 @@ public final class Topics {
     /** Every domain topic, in the order the docs list them. */
     public static List<Topic<String, ?>> all() {
         return List.of(CUSTOMERS, CUSTOMER_PROFILES, ORDERS, TRANSACTION_REQUESTS, TRANSACTION_DECISIONS, VEHICLE_TELEMETRY,
-                PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES, REVIEW_OUTCOMES);
+                PARCEL_SCANS, FRAUD_ALERTS, PARCEL_ALERTS, MAINTENANCE_ALERTS, RULES, REVIEW_OUTCOMES, AUDIT_EVENTS);
     }
 
     /**

@@ -104,7 +104,20 @@ public final class SampleEvents {
                         .setWindowStart(t).setWindowEnd(t.plus(Times.ONE_MINUTE))
                         .build(),
                 DefaultRules.definitions().get(0),
-                reviewOutcome("rev-1", "tx-1", Cards.ALICE, io.streamhouse.domain.event.ReviewOutcome.LEGITIMATE, t.plus(Times.ONE_MINUTE)));
+                reviewOutcome("rev-1", "tx-1", Cards.ALICE, io.streamhouse.domain.event.ReviewOutcome.LEGITIMATE, t.plus(Times.ONE_MINUTE)),
+                auditEvent("aud-1", "reviewer-1", t.plus(Times.ONE_MINUTE)));
+    }
+
+    /** A rules administrator's successful rule change, as the api records it on audit.events. */
+    public static io.streamhouse.domain.event.AuditEvent auditEvent(String eventId, String subject, Instant at) {
+        return io.streamhouse.domain.event.AuditEvent.newBuilder()
+                .setEnvelope(envelope(eventId, subject, at, io.streamhouse.domain.event.AuditEvent.class))
+                .setSubject(subject).setRoles(List.of("rules_admin")).setAction(io.streamhouse.domain.event.AuditAction.RULE_CHANGED)
+                .setResourceType("rule").setResource("very-large-amount-block").setDetails(Map.of("version", "2"))
+                .setChannel("http").setClientAddress("127.0.0.1").setService("streamhouse-api").setInstance("host-1/4242")
+                .setRequest("PUT /v1/rules/very-large-amount-block").setOutcome(io.streamhouse.domain.event.AuditOutcome.SUCCESS)
+                .setStatus(202).setReason(null)
+                .build();
     }
 
     /** A reviewer's verdict on a payment held for review, keyed by the payment's card. */

@@ -2,6 +2,8 @@ package io.streamhouse.security.http;
 
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.streamhouse.security.audit.AuditTrail;
 import io.vertx.ext.web.Router;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +27,8 @@ import java.util.regex.Pattern;
 /**
  * 403 as a problem document that names the role needed, wherever the denial happens: in the HTTP permission
  * layer (paths such as {@code /q/*}, {@code /mcp}, {@code /internal/v1/*}, whose roles come from the app's
- * {@code quarkus.http.auth.permission.*} configuration) or on a JAX-RS method ({@code @RolesAllowed}).
+ * {@code quarkus.http.auth.permission.*} configuration) or on a JAX-RS method ({@code @RolesAllowed}). Each denial is
+ * audited once (REQUEST_DENIED), where it is answered.
  */
 @ApplicationScoped
 public class ForbiddenProblems {
@@ -40,6 +43,11 @@ public class ForbiddenProblems {
     }
 
     private final List<PathRoles> pathRoles = fromConfig(ConfigProvider.getConfig());
+    private final AuditTrail audit;
+
+    public ForbiddenProblems(AuditTrail audit) {
+        this.audit = audit;
+    }
 
     static List<PathRoles> fromConfig(Config config) {
         List<PathRoles> found = new ArrayList<>();
@@ -72,9 +80,13 @@ public class ForbiddenProblems {
         router.route().order(Integer.MIN_VALUE).failureHandler(context -> {
             if (context.failure() instanceof ForbiddenException) {
                 List<String> roles = rolesFor(context.normalizedPath());
-                ProblemBodies.write(context.response(), 403, "Forbidden", roles.isEmpty()
-                        ? "The token's roles do not allow this request."
-                        : "This endpoint needs " + ProblemBodies.rolesPhrase(roles) + "; the token has none of them.");
+                String detail = roles.isEmpty() ? "The token's roles do not allow this request."
+                        : "This endpoint needs " + ProblemBodies.rolesPhrase(roles) + "; the token has none of them.";
+                boolean answered = context.response().ended();
+                ProblemBodies.write(context.response(), 403, "Forbidden", detail);
+                if (!answered) {
+                    audit.denied(context, context.user() instanceof QuarkusHttpUser user ? user.getSecurityIdentity() : null, 403, detail);
+                }
             } else {
                 context.next();
             }
@@ -85,12 +97,15 @@ public class ForbiddenProblems {
     public Response forbidden(ForbiddenException e, SimpleResourceInfo resource) {
         List<String> roles = resource == null ? List.of() : rolesAllowed(resource.getResourceClass(),
                 resource.getMethodName(), resource.parameterTypes());
-        return problem(403, "Forbidden", roles.isEmpty() ? "The token's roles do not allow this request."
-                : "This endpoint needs " + ProblemBodies.rolesPhrase(roles) + "; the token has none of them.");
+        String detail = roles.isEmpty() ? "The token's roles do not allow this request."
+                : "This endpoint needs " + ProblemBodies.rolesPhrase(roles) + "; the token has none of them.";
+        audit.denied(403, detail);
+        return problem(403, "Forbidden", detail);
     }
 
     @ServerExceptionMapper
     public Response unauthorized(UnauthorizedException e) {
+        audit.denied(401, "This endpoint needs a bearer token (Authorization: Bearer <token>).");
         return Response.fromResponse(problem(401, "Unauthorized", "This endpoint needs a bearer token (Authorization: Bearer <token>)."))
                 .header("WWW-Authenticate", "Bearer realm=\"streamhouse\"").build();
     }

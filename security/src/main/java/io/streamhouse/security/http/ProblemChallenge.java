@@ -2,6 +2,7 @@ package io.streamhouse.security.http;
 
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.smallrye.mutiny.Uni;
+import io.streamhouse.security.audit.AuditTrail;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.Priority;
 import jakarta.decorator.Decorator;
@@ -15,7 +16,8 @@ import java.util.Optional;
 /**
  * Every 401 (no token, or one that is expired, forged or malformed) as a problem document with a
  * {@code WWW-Authenticate: Bearer} challenge (RFC 6750) that, where the app serves protected resource metadata (the
- * api, for MCP clients), points at it (RFC 9728). The answer never echoes the token.
+ * api, for MCP clients), points at it (RFC 9728). The answer never echoes the token. Each 401 is audited once
+ * (REQUEST_DENIED, subject anonymous).
  */
 @Decorator
 @Priority(10)
@@ -24,6 +26,9 @@ public abstract class ProblemChallenge implements HttpAuthenticationMechanism {
     @Any
     @Delegate
     HttpAuthenticationMechanism delegate;
+
+    @Inject
+    AuditTrail audit;
 
     @ConfigProperty(name = "streamhouse.security.resource-metadata-path")
     Optional<String> resourceMetadataPath;
@@ -38,9 +43,14 @@ public abstract class ProblemChallenge implements HttpAuthenticationMechanism {
         resourceMetadataPath.ifPresent(path -> challenge.append(", resource_metadata=\"")
                 .append(context.request().scheme()).append("://").append(context.request().authority()).append(path).append('"'));
         context.response().putHeader("WWW-Authenticate", challenge.toString());
-        ProblemBodies.write(context.response(), 401, "Unauthorized", presented
+        String detail = presented
                 ? "The bearer token was not accepted: it is expired, not signed by a trusted key, or malformed."
-                : "This endpoint needs a bearer token (Authorization: Bearer <token>).");
+                : "This endpoint needs a bearer token (Authorization: Bearer <token>).";
+        boolean answered = context.response().ended();
+        ProblemBodies.write(context.response(), 401, "Unauthorized", detail);
+        if (!answered) {
+            audit.denied(context, null, 401, detail);
+        }
         return Uni.createFrom().item(true);
     }
 }
