@@ -110,6 +110,24 @@ class LateReconciliationTest {
         });
     }
 
+    /** Readings of {@link #TRUCK} one a minute from minute 1 with these coolant temperatures, ids {@code <prefix>1…}. */
+    private static List<VehicleTelemetry> oneAMinute(String prefix, double... coolant) {
+        List<VehicleTelemetry> readings = new ArrayList<>();
+        for (int i = 0; i < coolant.length; i++) {
+            readings.add(reading(prefix + (i + 1), TRUCK, coolant[i], 1_000 + i, minute(i + 1)));
+        }
+        return readings;
+    }
+
+    /** The in-order oracle for {@link #oneAMinute} readings: each, then the watermark at its minute; then minute 60. */
+    private static List<Alert> inOrderOneAMinute(List<VehicleTelemetry> readings) throws Exception {
+        List<Instant> times = new ArrayList<>();
+        for (int i = 0; i < readings.size(); i++) {
+            times.add(minute(i + 1));
+        }
+        return inOrder(telemetry(), readings, times, minute(60));
+    }
+
     /** Late: the watermark first passes every event, then the events arrive in {@code order}. */
     private static <E> List<Alert> allLate(MatcherHarness<E> m, List<E> events, int[] order, Instant watermark, Instant end)
             throws Exception {
@@ -155,12 +173,8 @@ class LateReconciliationTest {
 
     @Test
     void theRestartBrokerCaseTheFirstReadingLateAfterTheOtherThreeWereMatchedOnTime() throws Exception {
-        List<VehicleTelemetry> readings = List.of(
-                reading("b1", TRUCK, 106, 1_000, minute(1)), reading("b2", TRUCK, 107, 1_001, minute(2)),
-                reading("b3", TRUCK, 108, 1_002, minute(3)), reading("b4", TRUCK, 109, 1_003, minute(4)),
-                reading("b5", TRUCK, 90, 1_004, minute(5)));
-        List<Alert> ordered = inOrder(telemetry(), readings,
-                List.of(minute(1), minute(2), minute(3), minute(4), minute(5)), minute(60));
+        List<VehicleTelemetry> readings = oneAMinute("b", 106, 107, 108, 109, 90);
+        List<Alert> ordered = inOrderOneAMinute(readings);
 
         List<Alert> live = run(telemetry(), h -> {
             watermark(h, minute(1));
@@ -221,12 +235,8 @@ class LateReconciliationTest {
      */
     @Test
     void readingsBehindTheRestoredStatesHorizonArrivingBeforeTheFirstWatermarkAreStillMatched() throws Exception {
-        List<VehicleTelemetry> readings = List.of(
-                reading("k1", TRUCK, 100, 1_000, minute(1)), reading("k2", TRUCK, 106, 1_001, minute(2)),
-                reading("k3", TRUCK, 107, 1_002, minute(3)), reading("k4", TRUCK, 108, 1_003, minute(4)),
-                reading("k5", TRUCK, 90, 1_004, minute(5)));
-        List<Alert> ordered = inOrder(telemetry(), readings,
-                List.of(minute(1), minute(2), minute(3), minute(4), minute(5)), minute(60));
+        List<VehicleTelemetry> readings = oneAMinute("k", 100, 106, 107, 108, 90);
+        List<Alert> ordered = inOrderOneAMinute(readings);
         assertThat(effective(ordered)).hasSize(1);
 
         MatcherHarness<VehicleTelemetry> before = telemetry();
