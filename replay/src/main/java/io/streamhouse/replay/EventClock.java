@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The drill's event time for telemetry and scans: the generator's calendar (about 95 minutes of events for a 40 s
- * drill) scaled onto a span ending when the load ends, order and relative lateness kept (the generator's late events
+ * drill) scaled onto a span ending {@link #TICK_LEAD} before the load ends (the drill's closing ticks, stamped when it
+ * ends, then move the CEP watermark past all of it), order and relative lateness kept (the generator's late events
  * stay late, scaled).
  *
  * <p>Why a span of {@link #SPEED} times the load's duration, not the generator's 140 times and not real time: event

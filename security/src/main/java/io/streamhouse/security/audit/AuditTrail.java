@@ -125,14 +125,15 @@ public class AuditTrail {
 
     /** A request refused with 401, 403 or 429 before (or instead of) the resource: audited, never waited for. */
     public void denied(RoutingContext context, SecurityIdentity identity, int status, String reason) {
-        Caller caller = callerOf(context, identity);
-        record(caller, new Entry(AuditAction.REQUEST_DENIED, "route", caller.request(), Map.of(), "http",
-                AuditOutcome.DENIED, status, reason), false);
+        denied(callerOf(context, identity), status, reason);
     }
 
     /** A denial answered inside JAX-RS (an exception mapper): the current request and identity. */
     public void denied(int status, String reason) {
-        Caller caller = currentCaller();
+        denied(currentCaller(), status, reason);
+    }
+
+    private void denied(Caller caller, int status, String reason) {
         record(caller, new Entry(AuditAction.REQUEST_DENIED, "route", caller.request(), Map.of(), "http",
                 AuditOutcome.DENIED, status, reason), false);
     }
