@@ -47,9 +47,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -69,6 +72,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -105,6 +109,8 @@ final class Drill implements Callable<Integer> {
     /** The CEP job's consumer group and transactional-id prefix ({@code CepOptions}' default, which the launcher keeps). */
     static final String CEP_GROUP = "streamhouse-cep";
     static final String CEP_LOG = "cep.log";
+    /** The first api instance's log, whose state directory (<data>/api-state) wipe-api-state wipes. */
+    static final String API_LOG = "api.log";
     /** What {@code CepMain} prints when it resumes from a retained checkpoint. */
     static final Pattern RESUMED = Pattern.compile("\\[streamhouse-cep] resuming from (\\S+)");
 
@@ -181,12 +187,14 @@ final class Drill implements Callable<Integer> {
     }
 
     /**
-     * The wiped api's restore against Kafka's ConsumerPerformance on the same changelog topics, same run. The api logs
-     * Kafka at WARN, so Streams' own restore time is not known: {@code startReadyMs} (the supervisor's start until
-     * ready, JVM start and restore of both applications included) bounds it from above, and the rate from below.
+     * The wiped api's restore against Kafka's ConsumerPerformance on the same changelog topics, same run. Streams' own
+     * restore comes from the api's {@code StreamsTimeline} lines: the records both applications restored and the span
+     * from the first store partition's restore start to the last one's end ({@code restore}; null when the log held no
+     * such line). {@code startReadyMs}, the supervisor's start until ready (JVM start, group join and restore), is kept
+     * beside it.
      */
-    record RestoreCheck(List<String> changelogs, long changelogRecords, long startReadyMs, Double restoreRecordsPerSecAtLeast,
-                        double consumerPerfFetchRecordsPerSec, Double ratio, String note) {
+    record RestoreCheck(List<String> changelogs, long changelogRecords, long startReadyMs, RestoreTimeline.Restore restore,
+                        Double restoreRecordsPerSec, double consumerPerfFetchRecordsPerSec, Double ratio, String note) {
     }
 
     record DrillReport(String scenario, String result, Load load, Recovery recovery, DrillChecks.Result decisions,
@@ -494,6 +502,8 @@ final class Drill implements Callable<Integer> {
             /** When the component was down (killed, stopped) or its restart began: authorizes sent after it test the recovery. */
             volatile long downAt = -1;
             volatile Long startReadyMs;
+            /** Streams' own restore after the wipe, read from the restarted api's log. */
+            volatile RestoreTimeline.Restore restore;
             volatile Long backAt;
             volatile String newestCheckpointAtKill;
             volatile long cepLogOffset;
@@ -542,9 +552,12 @@ final class Drill implements Callable<Integer> {
                         Path state = stack.data().resolve("api-state");
                         long files = wipe(state);
                         log.println("  wiped " + state + " (" + files + " files and directories)");
+                        Path apiLog = stack.data().resolve("logs").resolve(API_LOG);
+                        long apiLogOffset = size(apiLog);
                         String started = answer("start", c, Duration.ofSeconds(180));
                         Matcher m = Pattern.compile("ready in (\\d+) ms").matcher(started);
                         startReadyMs = m.find() ? Long.parseLong(m.group(1)) : null;
+                        restore = awaitRestoreLines(apiLog, apiLogOffset, Duration.ofSeconds(15));
                     }
                     case RESTART_BROKER -> {
                         // No moment at which it is down is reported: the restart request starts the outage.
@@ -1006,18 +1019,44 @@ final class Drill implements Callable<Integer> {
         private CepCheck cepCheck(String newestAtKill, long logOffset) throws IOException {
             Path logFile = stack.data().resolve("logs").resolve(CEP_LOG);
             String resumed = null;
-            if (Files.isRegularFile(logFile)) {
-                byte[] all = Files.readAllBytes(logFile);
-                // Restarts append to the log; a shorter file was started afresh, so read it whole.
-                int from = logOffset <= all.length ? (int) logOffset : 0;
-                for (String line : new String(all, from, all.length - from, StandardCharsets.UTF_8).split("\n")) {
-                    Matcher m = RESUMED.matcher(line);
-                    if (m.find()) {
-                        resumed = m.group(1);
-                    }
+            for (String line : logSince(logFile, logOffset).split("\n")) {
+                Matcher m = RESUMED.matcher(line);
+                if (m.find()) {
+                    resumed = m.group(1);
                 }
             }
             return new CepCheck(newestAtKill, resumed, newestAtKill != null && newestAtKill.equals(resumed));
+        }
+
+        /** What a child wrote to its log from {@code offset} on; restarts append, so a shorter file was started afresh: all of it. */
+        private static String logSince(Path file, long offset) throws IOException {
+            if (!Files.isRegularFile(file)) {
+                return "";
+            }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                long from = offset <= channel.size() ? offset : 0;
+                ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(channel.size() - from));
+                while (buffer.hasRemaining() && channel.read(buffer, from + buffer.position()) >= 0) {
+                    // read to the end as it was when opened
+                }
+                return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+            }
+        }
+
+        /**
+         * The restarted api's restore, from its {@code StreamsTimeline} lines after {@code offset}: Streams calls the state
+         * listener after it reports RUNNING, so the lines may follow readiness by a moment; waits until both applications
+         * logged theirs or {@code timeout} passed, and takes what is there (null when nothing).
+         */
+        private static RestoreTimeline.Restore awaitRestoreLines(Path apiLog, long offset, Duration timeout) throws IOException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                Optional<RestoreTimeline.Restore> restore = RestoreTimeline.parse(logSince(apiLog, offset));
+                if (restore.isPresent() && restore.get().apps().size() >= 2 || System.nanoTime() > deadline) {
+                    return restore.orElse(null);
+                }
+                LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+            }
         }
 
         private static long size(Path file) {
@@ -1029,8 +1068,8 @@ final class Drill implements Callable<Integer> {
         }
 
         /**
-         * The restore after the wipe: the changelog records of both api applications over the start until ready (an upper
-         * bound of the restore), against ConsumerPerformance reading the same topics now.
+         * The restore after the wipe: what Streams restored (the api's own timeline) over its restore span, against
+         * ConsumerPerformance reading the same changelog topics now.
          */
         private RestoreCheck restoreCheck(Admin admin, TopicReader reader, List<String> apiGroups, FaultRun fault, String bootstrap,
                                           PrintStream log) {
@@ -1045,7 +1084,6 @@ final class Drill implements Callable<Integer> {
                 records.put(t, n[0]);
             }
             long total = records.values().stream().mapToLong(Long::longValue).sum();
-            Long restoreMs = fault.startReadyMs;
             double perfRecords = 0, perfMs = 0;
             String note = null;
             KafkaTool tool = new KafkaTool(kafkaTools.toAbsolutePath());
@@ -1063,9 +1101,14 @@ final class Drill implements Callable<Integer> {
                 log.println("  " + note);
             }
             double perfRate = perfMs > 0 ? perfRecords * 1000.0 / perfMs : 0;
-            Double restoreRate = restoreMs != null && restoreMs > 0 ? total * 1000.0 / restoreMs : null;
+            RestoreTimeline.Restore restore = fault.restore;
+            if (restore == null) {
+                note = (note == null ? "" : note + "; ") + "the api's log holds no StreamsTimeline restore line after the start";
+            }
+            Double restoreRate = restore != null && restore.seconds() > 0 ? restore.recordsPerSec() : null;
             Double ratio = restoreRate != null && perfRate > 0 ? restoreRate / perfRate : null;
-            return new RestoreCheck(changelogs, total, restoreMs == null ? -1 : restoreMs, restoreRate, perfRate, ratio, note);
+            return new RestoreCheck(changelogs, total, fault.startReadyMs == null ? -1 : fault.startReadyMs, restore, restoreRate, perfRate,
+                    ratio, note);
         }
 
         /** Iceberg equals Kafka for every landed table, polled until nothing is missing (the sink commits each second). */
@@ -1214,12 +1257,15 @@ final class Drill implements Callable<Integer> {
             }
             RestoreCheck s = r.restore();
             if (s != null) {
-                out.printf(Locale.ROOT, "Restore: %,d changelog records in %d topics, restored within the api's start until ready of %d ms "
-                                + "(at least %s records/s); ConsumerPerformance on the same topics %.0f records/s (fetch time); ratio at least %s%s%n",
-                        s.changelogRecords(), s.changelogs().size(), s.startReadyMs(),
-                        s.restoreRecordsPerSecAtLeast() == null ? "-" : String.format(Locale.ROOT, "%.0f", s.restoreRecordsPerSecAtLeast()),
-                        s.consumerPerfFetchRecordsPerSec(),
-                        s.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", s.ratio()), s.note() == null ? "" : "; " + s.note());
+                RestoreTimeline.Restore t = s.restore();
+                out.printf(Locale.ROOT, "Restore: %s; %,d records now on the %d changelog topics; ConsumerPerformance on them %.0f records/s "
+                                + "(fetch time); ratio %s; the api's start until ready %d ms%s%n",
+                        t == null ? "not in the api's log"
+                                : String.format(Locale.ROOT, "Streams restored %,d records into %d store partitions in %.1f s (%.0f records/s)",
+                                t.records(), t.partitions(), t.seconds(), t.recordsPerSec()),
+                        s.changelogRecords(), s.changelogs().size(), s.consumerPerfFetchRecordsPerSec(),
+                        s.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", s.ratio()), s.startReadyMs(),
+                        s.note() == null ? "" : "; " + s.note());
             }
             r.failures().forEach(f -> out.println("FAILED: " + f));
             out.println("Result: " + r.result());

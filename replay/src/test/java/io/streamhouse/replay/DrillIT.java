@@ -107,6 +107,10 @@ class DrillIT {
         JsonNode restore = report.get("restore");
         assertThat(restore.get("changelogRecords").asLong()).as("the wiped stores' changelogs, restored: " + restore).isPositive();
         assertThat(restore.get("startReadyMs").asLong()).as("the start until ready, answered by the launcher").isPositive();
+        JsonNode streams = restore.get("restore");
+        assertThat(streams.get("apps").size()).as("both applications' restore, read from the api's log: " + restore).isEqualTo(2);
+        assertThat(streams.get("records").asLong()).as("records Streams restored after the wipe: " + restore).isPositive();
+        assertThat(restore.get("ratio").isNumber()).as("the restore against ConsumerPerformance: " + restore).isTrue();
     }
 
     @Test
