@@ -167,14 +167,14 @@ public final class ReplayCli implements Callable<Integer> {
 
 
     @Command(name = "rebuild", mixinStandardHelpOptions = true,
-            description = "Rebuild serving, decisions, cep or all into a shadow from offset 0 to the cut (the inputs' ends now), "
-                    + "then compare it with live.")
+            description = "Rebuild serving, decisions, cep, api (serving and decisions: the api's two Streams applications) or all "
+                    + "into a shadow from offset 0 to the cut (the inputs' ends now), then compare it with live.")
     static final class Rebuild extends ShadowRunOptions implements Callable<Integer> {
         @CommandLine.ParentCommand
         ReplayCli parent;
         @Mixin
         Stack stack;
-        @Parameters(paramLabel = "<serving|decisions|cep|all>", description = "what to rebuild")
+        @Parameters(paramLabel = "<serving|decisions|cep|api|all>", description = "what to rebuild")
         String what;
         @Option(names = "--id", description = "the shadow's id (default: the UTC time, yyyyMMdd-HHmmss)")
         String id;
@@ -194,7 +194,8 @@ public final class ReplayCli implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             boolean all = "all".equalsIgnoreCase(what.trim()), cep = all || "cep".equalsIgnoreCase(what.trim());
-            List<Target> targets = all ? List.of(Target.DECISIONS, Target.SERVING) : cep ? List.of() : List.of(parse(what));
+            boolean api = all || "api".equalsIgnoreCase(what.trim());
+            List<Target> targets = api ? List.of(Target.DECISIONS, Target.SERVING) : cep ? List.of() : List.of(parse(what));
             String shadowId = requireShadowId(id != null ? id
                     : DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
             if (maxDiffs < 0 || timeoutSeconds < 1 || liveTimeoutSeconds < 1 || cepOutOfOrderness.isNegative()) {

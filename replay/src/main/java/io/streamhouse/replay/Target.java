@@ -71,7 +71,7 @@ public enum Target {
         try {
             return valueOf(raw.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown projection '" + raw + "': choose serving, decisions, cep or all");
+            throw new IllegalArgumentException("unknown projection '" + raw + "': choose serving, decisions, cep, api or all");
         }
     }
 
