@@ -1075,7 +1075,10 @@ final class Drill implements Callable<Integer> {
                                           PrintStream log) {
             List<String> changelogs = new ArrayList<>();
             for (String app : apiGroups) {
-                Groups.topicsWithPrefix(admin, app + "-").stream().filter(t -> t.endsWith("-changelog")).sorted().forEach(changelogs::add);
+                // A shadow's application id extends the live one (<app>-shadow-<id>): its changelogs are not the api's.
+                Groups.topicsWithPrefix(admin, app + "-").stream()
+                        .filter(t -> t.endsWith("-changelog") && !t.startsWith(app + "-shadow-"))
+                        .sorted().forEach(changelogs::add);
             }
             Map<String, Long> records = new LinkedHashMap<>();
             for (String t : changelogs) {
