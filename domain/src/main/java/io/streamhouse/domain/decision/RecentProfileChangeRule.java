@@ -27,18 +27,22 @@ public record RecentProfileChangeRule(String id, int version, DecisionOutcome ou
             return Optional.empty();
         }
         return features.customer().flatMap(p -> {
-            boolean address = Durations.within(p.getAddressChangedAt(), at, within);
-            boolean email = Durations.within(p.getEmailChangedAt(), at, within);
+            // The latest change at or before the payment, not the latest known: a change dated after the payment
+            // (the payment arrived late, or a rebuild knows the whole log) must not hide one dated before it.
+            Instant addressChangedAt = CustomerProfiles.addressChangedAtOrBefore(p, at);
+            Instant emailChangedAt = CustomerProfiles.emailChangedAtOrBefore(p, at);
+            boolean address = Durations.within(addressChangedAt, at, within);
+            boolean email = Durations.within(emailChangedAt, at, within);
             if (!address && !email) {
                 return Optional.empty();
             }
             Map<String, String> facts = new LinkedHashMap<>();
             facts.put("customerId", p.getCustomerId());
             if (address) {
-                facts.put("addressChangedAt", p.getAddressChangedAt().toString());
+                facts.put("addressChangedAt", addressChangedAt.toString());
             }
             if (email) {
-                facts.put("emailChangedAt", p.getEmailChangedAt().toString());
+                facts.put("emailChangedAt", emailChangedAt.toString());
             }
             facts.put("within", Durations.text(within));
             facts.put("amount", amount.getAmount().toPlainString());

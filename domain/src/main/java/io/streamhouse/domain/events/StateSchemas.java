@@ -13,7 +13,7 @@ import java.util.List;
  */
 public enum StateSchemas {
     CARD_ACTIVITY(CardActivity.getClassSchema(), 2),
-    CUSTOMER_PROFILE(io.streamhouse.domain.state.CustomerProfile.getClassSchema(), 1),
+    CUSTOMER_PROFILE(io.streamhouse.domain.state.CustomerProfile.getClassSchema(), 2),
     PARCEL_TRACKING(io.streamhouse.domain.state.ParcelTracking.getClassSchema(), 1),
     VEHICLE_HEALTH(io.streamhouse.domain.state.VehicleHealth.getClassSchema(), 1),
     SUBJECT_ALERTS(io.streamhouse.domain.state.SubjectAlerts.getClassSchema(), 1),

@@ -10,7 +10,16 @@ import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.testdata.Times;
 import org.junit.jupiter.api.Test;
 
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.testdata.Cards;
+import io.streamhouse.domain.testdata.Merchants;
+
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,5 +56,63 @@ class CustomerProfilesTest {
         assertThat(late.getAddressChangedAt()).isEqualTo(Times.T0.plus(Times.ONE_HOUR));
         CustomerProfile again = CustomerProfiles.apply(late, event("e1", Times.T0, ADDRESS));
         assertThat(again).isSameAs(late);
+    }
+
+    /** The change times are a set: any arrival order gives the same profile, the newest 16 by event time kept. */
+    @Test
+    void theAddressChangesAreTheSameWhateverOrderTheyArriveIn() {
+        List<CustomerEvent> changes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            changes.add(event("a" + i, Times.T0.plus(Duration.ofMinutes(7L * i)), ADDRESS));
+        }
+        CustomerProfile inOrder = fold(changes);
+        List<Instant> expected = changes.subList(4, 20).stream().map(e -> e.getEnvelope().getOccurredAt()).toList();
+        assertThat(inOrder.getAddressChanges()).containsExactlyElementsOf(expected);
+        Random random = new Random(7);
+        for (int round = 0; round < 50; round++) {
+            List<CustomerEvent> shuffled = new ArrayList<>(changes);
+            Collections.shuffle(shuffled, random);
+            assertThat(fold(shuffled).getAddressChanges()).as("arrival order %s", shuffled).containsExactlyElementsOf(expected);
+        }
+    }
+
+    /**
+     * A payment at T0 + 30 min, the address changed at T0 and again at T0 + 2 h (logged before the payment was
+     * decided, as in a rebuild or for a payment that arrived late): the change that counts is the one at T0, within
+     * the hour before the payment, not the latest known.
+     */
+    @Test
+    void aChangeDatedAfterThePaymentDoesNotHideOneDatedBeforeIt() {
+        CustomerProfile p = fold(List.of(event("a1", Times.T0, ADDRESS), event("a2", Times.T0.plus(Duration.ofHours(2)), ADDRESS)));
+        Instant paidAt = Times.T0.plus(Duration.ofMinutes(30));
+
+        assertThat(CustomerProfiles.addressChangedAtOrBefore(p, paidAt)).isEqualTo(Times.T0);
+        assertThat(CustomerProfiles.addressChangedAtOrBefore(p, Times.T0.minusMillis(1))).isNull();
+        assertThat(CustomerProfiles.emailChangedAtOrBefore(p, paidAt)).isNull();
+
+        TransactionAuthorizationRequested payment = SampleEvents.transaction("tx-ato", Cards.ALICE, "300", "EUR",
+                Merchants.JEWELLER_ANTWERP, paidAt);
+        payment.setCustomerId("c-1");
+        Decision d = DefaultRules.ruleSet().decide(payment, new Features(
+                CardFeatures.firstPayment(payment.getTransactionId(), payment.getAmount().getAmount()), p, null, null));
+        assertThat(d.reasons()).extracting(RuleHit::ruleId).contains("recent-profile-change-review");
+    }
+
+    /** A profile folded before the change lists existed (schema v1) still answers from its latest change. */
+    @Test
+    void aProfileWithoutChangeListsAnswersFromItsLatestChange() {
+        CustomerProfile v1 = CustomerProfile.newBuilder().setCustomerId("c-1").setRegisteredAt(null).setAddressChangedAt(Times.T0)
+                .setEmailChangedAt(null).setDeleted(false).setLastEventId("e1").setLastOccurredAt(Times.T0).build();
+
+        assertThat(CustomerProfiles.addressChangedAtOrBefore(v1, Times.T0.plusSeconds(1))).isEqualTo(Times.T0);
+        assertThat(CustomerProfiles.addressChangedAtOrBefore(v1, Times.T0.minusSeconds(1))).isNull();
+    }
+
+    private static CustomerProfile fold(List<CustomerEvent> events) {
+        CustomerProfile p = null;
+        for (CustomerEvent e : events) {
+            p = CustomerProfiles.apply(p, e);
+        }
+        return p;
     }
 }
