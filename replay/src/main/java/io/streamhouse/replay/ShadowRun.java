@@ -58,7 +58,7 @@ final class ShadowRun {
         props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CutFilter.class.getName());
         props.put(CutFilter.CUT_CONFIG, cut.encode());
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
-        target.addTo(builder, outputs, serdes);
+        target.addTo(builder, outputs, serdes, cut);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         streams.setUncaughtExceptionHandler(e -> {

@@ -34,19 +34,22 @@ public enum Target {
     SERVING("streamhouse-serving",
             List.of(Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY, Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS,
                     Topics.MAINTENANCE_ALERTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.TRANSACTION_DECISIONS),
-            List.of(),
+            List.of(Topics.CUSTOMER_PROFILES),
             List.of(new Store(ServingStores.PARCEL_TRACKING, true, ParcelTracking.class),
                     new Store(ServingStores.PARCEL_SCANS, false, ParcelScanEntry.class),
                     new Store(ServingStores.VEHICLE_HEALTH, true, VehicleHealth.class),
                     new Store(ServingStores.SUBJECT_ALERTS, true, SubjectAlerts.class),
                     new Store(ServingStores.ALERT_FEED, false, Alert.class),
-                    new Store(ServingStores.CUSTOMER_STATE, true, CustomerState.class))),
-    /** The decision topology (the api's Quarkus Streams application): decisions, card activity, profiles. */
+                    new Store(ServingStores.CUSTOMER_STATE, true, CustomerState.class),
+                    new Store(ServingStores.CUSTOMER_PROFILES, false, CustomerProfile.class))),
+    /**
+     * The decision topology (the api's Quarkus Streams application): decisions, card activity. Its customer profiles
+     * are a global store read from {@code shop.customers} (an input, so in the cut), not changelogged.
+     */
     DECISIONS("streamhouse-api",
             List.of(Topics.CUSTOMERS, Topics.REVIEW_OUTCOMES, Topics.TRANSACTION_REQUESTS),
-            List.of(Topics.TRANSACTION_DECISIONS, Topics.CUSTOMER_PROFILES, Topics.FRAUD_ALERTS),
-            List.of(new Store(DecisionTopology.CARD_ACTIVITY_STORE, false, CardActivity.class),
-                    new Store(DecisionTopology.CUSTOMER_PROFILE_STORE, false, CustomerProfile.class)));
+            List.of(Topics.TRANSACTION_DECISIONS, Topics.FRAUD_ALERTS),
+            List.of(new Store(DecisionTopology.CARD_ACTIVITY_STORE, false, CardActivity.class)));
 
     /** A store compared key by key; {@code versioned} stores answer the version with the newest timestamp. */
     public record Store(String name, boolean versioned, Class<? extends SpecificRecord> valueType) {
@@ -157,13 +160,16 @@ public enum Target {
      */
     static final int SHADOW_KEPT_KEYS_PER_PARTITION = 10_000;
 
-    /** Adds the live topology, writing to {@code outputs}, to {@code builder}: the api's own pure builders. */
-    public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes) {
+    /**
+     * Adds the live topology, writing to {@code outputs}, to {@code builder}: the api's own pure builders. {@code cut}
+     * also bounds what the decision topology's global profile store applies.
+     */
+    public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes, Cut cut) {
         switch (this) {
             case SERVING -> ServingTopology.addTo(builder, new ServingTopology.Config(ServingStores.DEFAULT_HISTORY_RETENTION,
                     ServingStores.DEFAULT_HISTORY_SEGMENT, outputs), serdes, OpenStores.keepingWrites(SHADOW_KEPT_KEYS_PER_PARTITION));
             // The clock only stamps the informational latency and recordedAt, which the comparison leaves out.
-            case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs), serdes);
+            case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs, cut.offsets()), serdes);
         }
     }
 }

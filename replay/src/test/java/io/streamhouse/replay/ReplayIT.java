@@ -772,7 +772,8 @@ class ReplayIT {
                 .isEqualTo(transactions.size());
         assertThat(decisions.get("decisions").get("divergent").asLong()).isZero();
         assertThat(store(decisions, DecisionTopology.CARD_ACTIVITY_STORE).get("keys").asLong()).isPositive();
-        assertThat(store(decisions, DecisionTopology.CUSTOMER_PROFILE_STORE).get("keys").asLong()).isPositive();
+        // The profiles are a global store read from the stitched shop.customers (not compared as a store): their effect
+        // is in the decisions above, equal for every request.
         long fromLake = 0, fromLog = 0;
         java.util.Set<String> stitchedTopics = new java.util.TreeSet<>();
         for (JsonNode s : summary.get("stitches")) {

@@ -42,20 +42,17 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
 
     private final Clock clock;
     private final Deserializer<RuleDefinition> ruleDeserializer;
-    private final Deserializer<CustomerProfile> profileDeserializer;
     private final Deserializer<Alert> alertDeserializer;
     private final Set<String> reportedBadRules = new HashSet<>();
     private FixedKeyProcessorContext<String, TransactionDecision> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
     private KeyValueStore<String, CardActivity> cards;
-    private TimestampedKeyValueStore<String, byte[]> profiles;
+    private KeyValueStore<String, CustomerProfile> profiles;
     private TimestampedKeyValueStore<String, byte[]> alerts;
 
-    DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<CustomerProfile> profileDeserializer,
-                    Deserializer<Alert> alertDeserializer) {
+    DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<Alert> alertDeserializer) {
         this.clock = clock;
         this.ruleDeserializer = ruleDeserializer;
-        this.profileDeserializer = profileDeserializer;
         this.alertDeserializer = alertDeserializer;
     }
 
@@ -76,7 +73,7 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
         cards.put(request.getCardToken(), after);
         String customerId = request.getCustomerId();
         Features features = new Features(CardActivities.features(after, request),
-                customerId == null ? null : read(profiles, Topics.CUSTOMER_PROFILES.name(), customerId, profileDeserializer),
+                customerId == null ? null : profiles.get(customerId),
                 read(alerts, Topics.FRAUD_ALERTS.name(), request.getCardToken(), alertDeserializer),
                 customerId == null ? null : read(alerts, Topics.FRAUD_ALERTS.name(), customerId, alertDeserializer));
         context.forward(record.withValue(DecisionTopology.decide(request, features, currentRules(), clock)));

@@ -17,7 +17,11 @@ import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -27,6 +31,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -49,23 +54,28 @@ public final class DecisionTopology {
     public static final String RULES_STORE = "rules-definitions-global";
     /** Recent payments per card (by card token), from which the card features are computed. */
     public static final String CARD_ACTIVITY_STORE = "card-activity";
-    /** Customer profiles folded from the customer change events, keyed by customer id (feeds the profiles topic). */
-    public static final String CUSTOMER_PROFILE_STORE = "customer-profiles";
-    /** Every customer's profile, on every instance (from the compacted profiles topic), raw Avro. */
+    /** Every customer's profile, on every instance: a global store folded from {@code shop.customers} itself. */
     public static final String CUSTOMER_PROFILES_GLOBAL = "customer-profiles-global";
     /** The latest fraud alert of every card and customer, on every instance, raw Avro. */
     public static final String FRAUD_ALERTS_GLOBAL = "fraud-alerts-global";
     static final String NAME = "decisions";
 
     /**
-     * @param clock   the decider's wall clock, used only for the latency field of each decision
-     * @param outputs where the decisions, profiles, review flags and dead letters go (a replay's shadow has its own);
-     *                the profiles global table reads the profiles this topology writes, so it follows them
+     * @param clock      the decider's wall clock, used only for the latency field of each decision
+     * @param outputs    where the decisions, review flags and dead letters go (a replay's shadow has its own)
+     * @param globalEnds per partition of a global store's input, the first offset the store must not apply: a
+     *                   rebuild's cut (Streams reads global inputs to their end; the cut filter of a rebuild's stream
+     *                   tasks does not see them); empty for live
      */
-    public record Config(Clock clock, OutputTopics outputs) {
+    public record Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds) {
         public Config {
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(outputs, "outputs");
+            globalEnds = Map.copyOf(globalEnds);
+        }
+
+        public Config(Clock clock, OutputTopics outputs) {
+            this(clock, outputs, Map.of());
         }
 
         public Config(Clock clock) {
@@ -89,20 +99,17 @@ public final class DecisionTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CARD_ACTIVITY_STORE),
                 Serdes.String(), serdes.stateSerde(CardActivity.class)));
 
-        // Customer profiles: requests are keyed by card, customer events by customer, so the profile reaches the
-        // decider through a compacted topic read as a global table (no repartition on the request path). A change
-        // becomes visible to decisions one commit interval after it is processed.
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILE_STORE),
-                Serdes.String(), serdes.stateSerde(CustomerProfile.class)));
-        DeadLetters.readOrDeadLetter(builder, Topics.CUSTOMERS, serdes.valueSerde(Topics.CUSTOMERS).deserializer(),
-                        v -> inputKey(Topics.CUSTOMERS, v), "customers", outputs)
-                .processValues(() -> new CustomerProfileProcessor(CUSTOMER_PROFILE_STORE), Named.as("customer-profiles-fold"),
-                        CUSTOMER_PROFILE_STORE)
-                .to(outputs.of(Topics.CUSTOMER_PROFILES.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
-                        .withName("customer-profiles-sink"));
-        builder.globalTable(outputs.of(Topics.CUSTOMER_PROFILES.name()),
+        // Customer profiles: requests are keyed by card, customer events by customer, so the profiles reach the
+        // decider through a global store (no repartition on the request path), folded from shop.customers itself
+        // rather than from the folded profiles topic: Streams catches a global store up to its input's end before any
+        // task runs, so a rebuild (and a catch-up after a restart) decides against every change logged before it, and
+        // the decider looks the changes up by the request's event time. A change reaches live decisions as soon as the
+        // global thread has read it (no commit interval, no second hop).
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILES_GLOBAL),
+                        Serdes.String(), underOwnSubject(serdes.stateSerde(CustomerProfile.class))).withLoggingDisabled(),
+                outputs.input(Topics.CUSTOMERS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
-                Materialized.as(CUSTOMER_PROFILES_GLOBAL));
+                () -> new CustomerProfileUpdater(serdes.valueSerde(Topics.CUSTOMERS).deserializer(), config.globalEnds()));
         // Read through the input prefix like the stream inputs: a backfill hands the shadow a stitched copy (lake + log).
         builder.globalTable(outputs.input(Topics.FRAUD_ALERTS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("fraud-alerts-global-source"),
@@ -122,7 +129,6 @@ public final class DecisionTopology {
         DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
                         v -> inputKey(Topics.TRANSACTION_REQUESTS, v), "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
-                                serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer(),
                                 serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer()),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
                 .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
@@ -149,6 +155,17 @@ public final class DecisionTopology {
             return e.getSubject().getId();
         }
         throw new IllegalArgumentException(topic.name() + " is not an input of the decision topology");
+    }
+
+    /**
+     * The profile store's serde: Streams names a global store's source topic ({@code shop.customers}) when it
+     * serializes the store's values, and the registry's subject follows the topic, which holds customer events; the
+     * profiles get a subject of their own ({@value #CUSTOMER_PROFILES_GLOBAL}-value) instead.
+     */
+    private static <T> Serde<T> underOwnSubject(Serde<T> inner) {
+        Serializer<T> serializer = (topic, value) -> inner.serializer().serialize(CUSTOMER_PROFILES_GLOBAL, value);
+        Deserializer<T> deserializer = (topic, bytes) -> inner.deserializer().deserialize(CUSTOMER_PROFILES_GLOBAL, bytes);
+        return Serdes.serdeFrom(serializer, deserializer);
     }
 
     /** What {@link DecideProcessor} does for one request, without Kafka Streams around it. */

@@ -24,6 +24,8 @@ public final class ServingStores {
     public static final String CUSTOMER_STATE = "customer-state";
     /** Plain key-value, per task, by {@link AlertFeedKeys time-sortable key}: every alert, for the paged feed. */
     public static final String ALERT_FEED = "alert-feed";
+    /** Customer profiles folded from the customer change events, keyed by customer id (feeds {@code shop.customers.profiles}). */
+    public static final String CUSTOMER_PROFILES = "customer-profiles";
 
     /** Repartition topics (suffixes; Streams prefixes them with the application id). */
     public static final String CUSTOMER_ORDERS_REPARTITION = "customer-orders";

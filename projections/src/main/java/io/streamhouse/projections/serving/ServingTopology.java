@@ -8,6 +8,7 @@ import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.state.CustomerState;
 import io.streamhouse.domain.state.ParcelScanEntry;
 import io.streamhouse.domain.state.ParcelTracking;
@@ -133,8 +134,16 @@ public final class ServingTopology {
                 Named.as("serving-alerts-by-subject"), ServingStores.SUBJECT_ALERTS), "serving-alerts-by-subject");
         alerts.process(AppendToFeed::new, Named.as("serving-alert-feed"), ServingStores.ALERT_FEED);
 
-        KStream<String, Object> customers = read(builder, serdes, outputs, Topics.CUSTOMERS, v -> inputKey(Topics.CUSTOMERS, v), "serving-customers")
-                .mapValues(v -> (Object) v, Named.as("serving-customers-as-input"));
+        KStream<String, CustomerEvent> customerEvents = read(builder, serdes, outputs, Topics.CUSTOMERS, v -> inputKey(Topics.CUSTOMERS, v),
+                "serving-customers");
+        // The compacted profiles topic (a product, landed in the lake): each customer's profile after each change.
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.CUSTOMER_PROFILES),
+                Serdes.String(), serdes.stateSerde(CustomerProfile.class)));
+        customerEvents.processValues(() -> new CustomerProfileProcessor(ServingStores.CUSTOMER_PROFILES), Named.as("serving-customer-profiles"),
+                        ServingStores.CUSTOMER_PROFILES)
+                .to(outputs.of(Topics.CUSTOMER_PROFILES.name()), Produced.with(Serdes.String(), serdes.valueSerde(Topics.CUSTOMER_PROFILES))
+                        .withName("serving-customer-profiles-sink"));
+        KStream<String, Object> customers = customerEvents.mapValues(v -> (Object) v, Named.as("serving-customers-as-input"));
         KStream<String, Object> orders = read(builder, serdes, outputs, Topics.ORDERS, v -> inputKey(Topics.ORDERS, v), "serving-orders")
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-orders-by-customer"))
                 .repartition(Repartitioned.<String, OrderEvent>as(ServingStores.CUSTOMER_ORDERS_REPARTITION)

@@ -399,6 +399,31 @@ class ServingTopologyTest {
                 .as("as of before the cancellation").containsEntry("EUR", "49.9800");
     }
 
+    /** The compacted profiles topic (a product): each customer's profile after each change, from the serving app. */
+    @Test
+    void eachCustomerChangePublishesTheCustomersProfile() {
+        Instant t = Times.T0;
+        var customers = input(Topics.CUSTOMERS);
+        customers.pipeInput("c-1", CustomerEvent.newBuilder()
+                .setEnvelope(SampleEvents.envelope("c1", "c-1", t, CustomerEvent.class)).setCustomerId("c-1")
+                .setChange(CustomerRegistered.newBuilder().setEmail("alice@example.org").setFullName("Alice")
+                        .setAddress(null).setRegisteredAt(t).build()).build());
+        customers.pipeInput("c-1", CustomerEvent.newBuilder()
+                .setEnvelope(SampleEvents.envelope("c2", "c-1", t.plus(Times.ONE_HOUR), CustomerEvent.class)).setCustomerId("c-1")
+                .setChange(io.streamhouse.domain.event.CustomerAddressChanged.newBuilder().setPrevious(null)
+                        .setCurrent(SampleEvents.address("Coolsingel 40", "Rotterdam")).build()).build());
+        var profiles = driver.createOutputTopic(Topics.CUSTOMER_PROFILES.name(), new StringDeserializer(),
+                serdes.valueSerde(Topics.CUSTOMER_PROFILES).deserializer());
+
+        var published = profiles.readKeyValuesToList();
+
+        assertThat(published).extracting(kv -> kv.key).containsExactly("c-1", "c-1");
+        var latest = published.get(1).value;
+        assertThat(latest.getRegisteredAt()).isEqualTo(t);
+        assertThat(latest.getAddressChangedAt()).isEqualTo(t.plus(Times.ONE_HOUR));
+        assertThat(latest.getAddressChanges()).containsExactly(t.plus(Times.ONE_HOUR));
+    }
+
     private static OrderEvent placed(String id, String total, Instant at) {
         return OrderEvent.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, id, at, OrderEvent.class))
                 .setOrderId(id).setCustomerId("c-1")

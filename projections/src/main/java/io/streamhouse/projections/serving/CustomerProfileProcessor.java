@@ -1,4 +1,4 @@
-package io.streamhouse.detection.decision;
+package io.streamhouse.projections.serving;
 
 import io.streamhouse.domain.decision.CustomerProfiles;
 import io.streamhouse.domain.event.CustomerEvent;
@@ -8,13 +8,17 @@ import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Folds each customer's change events into its profile (store keyed by customer id) and emits the new profile. */
-final class CustomerProfileProcessor implements FixedKeyProcessor<String, CustomerEvent, CustomerProfile> {
+/**
+ * Folds each customer's change events into its profile (store keyed by customer id) and emits the new profile, for the
+ * compacted {@code shop.customers.profiles} topic (the product; the decision topology keeps its own profiles in a
+ * global store read from {@code shop.customers}).
+ */
+public final class CustomerProfileProcessor implements FixedKeyProcessor<String, CustomerEvent, CustomerProfile> {
     private final String storeName;
     private FixedKeyProcessorContext<String, CustomerProfile> context;
     private KeyValueStore<String, CustomerProfile> profiles;
 
-    CustomerProfileProcessor(String storeName) {
+    public CustomerProfileProcessor(String storeName) {
         this.storeName = storeName;
     }
 
