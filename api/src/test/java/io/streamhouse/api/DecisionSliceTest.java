@@ -120,6 +120,13 @@ class DecisionSliceTest {
     }
 
     @Test
+    void metricsShowTheDecisionAppsConsumerLag() {
+        RequestLog.awaitReady();
+        assertThat(get("/q/metrics").then().statusCode(200).extract().asString()).as("records lag of the decision app")
+                .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"streamhouse-api-");
+    }
+
+    @Test
     void unreadableRequestIsDeadLetteredAndTheNextIsStillDecided() throws Exception {
         byte[] garbage = "not avro at all".getBytes(StandardCharsets.UTF_8);
         RequestLog.send("card-of-the-garbage", garbage);

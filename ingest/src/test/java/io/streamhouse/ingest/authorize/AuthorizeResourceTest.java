@@ -185,6 +185,20 @@ class AuthorizeResourceTest {
     }
 
     @Test
+    void metricsShowTheAuthorizeLatencyHistogramAndTheWaitersLag() {
+        awaitReady();
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON)
+                .body(payment("auth-metrics-" + UUID.randomUUID(), "3.00", "5411"))
+                .post("/v1/transactions/authorize?deadlineMs=1").then().statusCode(200);
+        String metrics = given().auth().oauth2(TestTokens.forRole(Roles.OPS)).get("/q/metrics")
+                .then().statusCode(200).extract().asString();
+        assertThat(metrics).as("authorize latency histogram")
+                .containsPattern("streamhouse_authorize_latency_seconds_bucket\\{[^}]*outcome=\"fallback\"");
+        assertThat(metrics).as("the decision waiter's consumer lag")
+                .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"streamhouse-ingest-decision-waiter\"");
+    }
+
+    @Test
     void pastTheDeadlineTheAnswerIsAnExplicitFallbackAndTheRequestIsStillOnTheLog() {
         awaitReady();
         String id = "auth-late-" + UUID.randomUUID();
