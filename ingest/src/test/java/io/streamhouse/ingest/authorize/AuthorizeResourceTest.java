@@ -194,6 +194,8 @@ class AuthorizeResourceTest {
                 .then().statusCode(200).extract().asString();
         assertThat(metrics).as("authorize latency histogram")
                 .containsPattern("streamhouse_authorize_latency_seconds_bucket\\{[^}]*outcome=\"fallback\"");
+        assertThat(metrics).as("fallback answers counted")
+                .containsPattern("streamhouse_authorize_latency_seconds_count\\{[^}]*outcome=\"fallback\"[^}]*\\} [1-9]");
         assertThat(metrics).as("the decision waiter's consumer lag")
                 .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"streamhouse-ingest-decision-waiter\"");
     }
