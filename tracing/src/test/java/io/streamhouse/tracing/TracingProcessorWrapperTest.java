@@ -96,4 +96,20 @@ class TracingProcessorWrapperTest {
             assertThat(spans.getFinishedSpanItems()).isEmpty();
         }
     }
+
+    @Test
+    void aMalformedTraceparentIsIgnoredAndTheRecordStillProcessed() {
+        try (var driver = driver()) {
+            var in = driver.createInputTopic("in", Serdes.String().serializer(), Serdes.String().serializer());
+            var out = driver.createOutputTopic("out", Serdes.String().deserializer(), Serdes.String().deserializer());
+            var headers = new RecordHeaders().add("traceparent", "not-a-trace".getBytes(StandardCharsets.UTF_8))
+                    .add("x-other", new byte[]{1, 2, 3});
+            in.pipeInput(new TestRecord<>("k", "v", headers));
+
+            var record = out.readRecord();
+            assertThat(record.value()).isEqualTo("V@00000000000000000000000000000000");
+            assertThat(record.headers().lastHeader("x-other").value()).as("other headers pass through").containsExactly(1, 2, 3);
+            assertThat(spans.getFinishedSpanItems()).isEmpty();
+        }
+    }
 }
