@@ -21,11 +21,18 @@ import static org.awaitility.Awaitility.await;
 final class RequestLog {
 
     static void send(String key, byte[] value) throws Exception {
+        send(key, value, Map.of());
+    }
+
+    /** With headers, such as the {@code traceparent} ingest's producer writes. */
+    static void send(String key, byte[] value, Map<String, String> headers) throws Exception {
         awaitReady();
         try (var producer = new KafkaProducer<>(Map.<String, Object>of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedPlatform.get().bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), key, value)).get();
+            var record = new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), key, value);
+            headers.forEach((k, v) -> record.headers().add(k, v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            producer.send(record).get();
         }
     }
 

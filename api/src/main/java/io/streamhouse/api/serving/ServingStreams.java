@@ -1,5 +1,6 @@
 package io.streamhouse.api.serving;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -11,6 +12,8 @@ import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
 import io.streamhouse.projections.serving.StateLayout;
+import io.streamhouse.tracing.KafkaTracing;
+import io.streamhouse.tracing.TracingClientSupplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import jakarta.annotation.PreDestroy;
@@ -18,7 +21,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.HostInfo;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
@@ -42,14 +47,17 @@ public class ServingStreams {
 
     private final ApiConfig config;
     private final TopicSerdes serdes;
+    private final OpenTelemetry openTelemetry;
     private volatile KafkaStreams streams;
     private volatile KeyRouter router;
 
     private final jakarta.enterprise.inject.Instance<MeterRegistry> registries;
     private KafkaStreamsMetrics metrics;
 
-    public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries) {
+    public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries,
+                          OpenTelemetry openTelemetry) {
         this.config = config;
+        this.openTelemetry = openTelemetry;
         this.serdes = serdes;
         this.registries = registries;
     }
@@ -91,7 +99,8 @@ public class ServingStreams {
         withOverrides(props, config.serving().streams());
         OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
-        KafkaStreams created = new KafkaStreams(ServingTopology.build(topologyConfig, serdes, openStores), props);
+        KafkaStreams created = new KafkaStreams(tracedTopology(topologyConfig, serdes, openStores, openTelemetry, props), props,
+                new TracingClientSupplier(openTelemetry));
         rebuildIfLaidOutOtherwise(created, Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId, StateLayout.of(topologyConfig));
         created.setUncaughtExceptionHandler(e -> {
@@ -115,6 +124,17 @@ public class ServingStreams {
         }
         created.start();
         LOG.infof("Serving projections started as %s (application %s)", self, applicationId);
+    }
+
+    /**
+     * The serving topology with the tracing processor wrapper: a scan, reading or alert is folded into its projection
+     * inside the trace its headers carry (the ingest request's), and the changelog writes it causes join that trace.
+     */
+    public static Topology tracedTopology(ServingTopology.Config topologyConfig, TopicSerdes serdes, OpenStores openStores,
+                                          OpenTelemetry openTelemetry, Properties props) {
+        StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry, props);
+        ServingTopology.addTo(builder, topologyConfig, serdes, openStores);
+        return builder.build();
     }
 
     /** The promoted id when the id file names one, else the configured id. */

@@ -1,5 +1,6 @@
 package io.streamhouse.api.streams;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.domain.topic.TopicSerdes;
@@ -7,9 +8,12 @@ import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
 import io.streamhouse.projections.DecisionLookupProjection;
+import io.streamhouse.tracing.KafkaTracing;
+import io.streamhouse.tracing.TracingClientSupplier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -61,9 +65,20 @@ public class StreamsWiring {
         return decisionTimeline;
     }
 
+    /**
+     * The decision app's producers write a publish span and the current trace into each record they write; with the
+     * processor wrapper below, a decision carries the trace of the request it answers (tracing off: plain clients).
+     */
     @Produces
-    Topology topology(TopicSerdes serdes, Clock clock) {
-        StreamsBuilder builder = new StreamsBuilder();
+    @jakarta.inject.Singleton
+    KafkaClientSupplier decisionClients(OpenTelemetry openTelemetry) {
+        return new TracingClientSupplier(openTelemetry);
+    }
+
+    /** Built with the tracing processor wrapper: each request is decided inside its trace. */
+    @Produces
+    Topology topology(TopicSerdes serdes, Clock clock, OpenTelemetry openTelemetry) {
+        StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry);
         DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes);
         DecisionLookupProjection.addTo(builder, serdes);
         return builder.build();

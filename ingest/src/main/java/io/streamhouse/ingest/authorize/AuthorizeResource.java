@@ -1,5 +1,7 @@
 package io.streamhouse.ingest.authorize;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
@@ -36,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * then the decision the decision topology makes for it is awaited from the decisions topic, up to a deadline
  * ({@code streamhouse.authorize.deadline}, or less with {@code ?deadlineMs=}). Past the deadline the answer is
  * an explicit fallback (REVIEW, reason {@code timeout}, {@code decided=false}); the request is not lost, and its
- * real decision is still made and recorded.
+ * real decision is still made and recorded. How long the answers took is the histogram
+ * {@code streamhouse_authorize_latency_seconds} on /q/metrics, by outcome ({@code decided} or {@code fallback}).
  */
 @Path("/v1/transactions/authorize")
 public class AuthorizeResource {
@@ -47,9 +50,11 @@ public class AuthorizeResource {
     private final Duration defaultDeadline;
     private final Duration maxDeadline;
     private final SecurityIdentity caller;
+    private final Timer decided;
+    private final Timer fallback;
 
     public AuthorizeResource(EventRequests requests, EventIntake intake, DecisionWaiter waiter, IngestConfig config,
-                             SecurityIdentity caller) {
+                             SecurityIdentity caller, MeterRegistry registry) {
         this.requests = requests;
         this.caller = caller;
         this.intake = intake;
@@ -57,6 +62,8 @@ public class AuthorizeResource {
         this.parser = new TransactionRequestParser(new CardTokenizer(config.tokenization().key()));
         this.defaultDeadline = config.authorize().deadline();
         this.maxDeadline = config.authorize().maxDeadline();
+        this.decided = latency(registry, "decided");
+        this.fallback = latency(registry, "fallback");
     }
 
     /**
@@ -107,14 +114,26 @@ public class AuthorizeResource {
                     answer.completeExceptionally(new IllegalStateException("waiting for the decision of " + id + " failed", failed));
                 } else if (d == null) {
                     waiter.forget(id, decision);
+                    fallback.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     answer.complete(Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started),
                             submission.eventId())).build());
                 } else {
+                    decided.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     answer.complete(Response.ok(AuthorizeAnswer.of(d, waited(started), submission.eventId())).build());
                 }
             });
         });
         return answer;
+    }
+
+    private static Timer latency(MeterRegistry registry, String outcome) {
+        return Timer.builder("streamhouse.authorize.latency")
+                .description("From an authorize request's arrival to its answer (the decision, or the fallback at the deadline)")
+                .tag("outcome", outcome)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry);
     }
 
     private Duration deadline(Long deadlineMs) {

@@ -80,6 +80,11 @@ final class DecisionMatcher {
         return future != null && future.complete(decision.get());
     }
 
+    /** True while a request waits for {@code transactionId}'s decision. */
+    boolean isWaiting(String transactionId) {
+        return transactionId != null && waiting.containsKey(transactionId);
+    }
+
     int waitingCount() {
         return waiting.size();
     }

@@ -1,14 +1,21 @@
 package io.streamhouse.ingest.authorize;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.ingest.IngestConfig;
+import io.streamhouse.tracing.KafkaTracing;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -30,6 +37,8 @@ import java.util.concurrent.CompletableFuture;
  * A waiter is registered before its request is published, and recent decisions are remembered, so a decision
  * cannot slip past: neither one that arrives before the waiter looks, nor one made for an earlier attempt of a
  * retried request. Decisions that cannot be read are skipped here (the decision projection dead-letters them).
+ * A decision someone waits for is handed over inside a "process" span of the trace its headers carry (the authorize
+ * request's trace, through the decision topology); the others cost no span. The consumer's lag is on /q/metrics.
  */
 @ApplicationScoped
 @Startup
@@ -40,10 +49,13 @@ public class DecisionWaiter {
     private final KafkaConsumer<String, byte[]> consumer;
     private final AvroDeserializer<TransactionDecision> deserializer;
     private final Thread poller;
+    private final OpenTelemetry openTelemetry;
+    private final KafkaClientMetrics metrics;
     private volatile boolean running = true;
     private volatile boolean tailing;
 
-    public DecisionWaiter(IngestConfig config) {
+    public DecisionWaiter(IngestConfig config, OpenTelemetry openTelemetry, MeterRegistry registry) {
+        this.openTelemetry = openTelemetry;
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);
@@ -55,6 +67,9 @@ public class DecisionWaiter {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000),
                 new StringDeserializer(), new ByteArrayDeserializer());
+        // records-lag(-max) per partition, tagged client.id=streamhouse-ingest-decision-waiter
+        this.metrics = new KafkaClientMetrics(consumer);
+        this.metrics.bindTo(registry);
         this.poller = new Thread(this::run, "decision-waiter");
         this.poller.setDaemon(true);
         this.poller.start();
@@ -85,7 +100,7 @@ public class DecisionWaiter {
             tailing = true;
             while (running) {
                 for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    matcher.arrived(record.key(), record.value());
+                    arrived(record);
                 }
             }
         } catch (WakeupException stopping) {
@@ -95,6 +110,20 @@ public class DecisionWaiter {
         } finally {
             tailing = false;
             consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void arrived(ConsumerRecord<String, byte[]> record) {
+        Span span = matcher.isWaiting(record.key())
+                ? KafkaTracing.startProcessing(openTelemetry, record.topic(), record.headers()) : null;
+        if (span == null) {
+            matcher.arrived(record.key(), record.value());
+            return;
+        }
+        try (Scope ignored = span.makeCurrent()) {
+            span.setAttribute("streamhouse.answered", matcher.arrived(record.key(), record.value()));
+        } finally {
+            span.end();
         }
     }
 
@@ -112,6 +141,7 @@ public class DecisionWaiter {
         running = false;
         consumer.wakeup();
         poller.join(10_000);
+        metrics.close();
         deserializer.close();
     }
 }

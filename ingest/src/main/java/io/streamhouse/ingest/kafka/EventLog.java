@@ -1,15 +1,18 @@
 package io.streamhouse.ingest.kafka;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
+import io.streamhouse.tracing.KafkaTracing;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -32,17 +35,19 @@ import java.util.concurrent.TimeoutException;
  * Writes events to the log with an idempotent producer and acks=all; callers answer only once the returned future
  * completed (see {@code EventIntake}), so an accepted request is never lost. Values are serialized to the Confluent
  * wire format through the schema registry, registering the schema under the topic's subject if the registry allows
- * it. Dead letters are written raw, byte for byte as received, with their reason in headers.
+ * it. Dead letters are written raw, byte for byte as received, with their reason in headers. Each record also carries
+ * the caller's trace in a W3C {@code traceparent} header (KafkaTelemetry; none while tracing is off), beside the value:
+ * the value's wire format does not change.
  */
 @ApplicationScoped
 @Startup
 public class EventLog {
     private final SchemaRegistryClient registry;
-    private final KafkaProducer<String, byte[]> producer;
+    private final Producer<String, byte[]> producer;
     private final Duration timeout;
     private final Map<Class<?>, AvroSerializer<?>> serializers = new ConcurrentHashMap<>();
 
-    public EventLog(IngestConfig settings) {
+    public EventLog(IngestConfig settings, OpenTelemetry openTelemetry) {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
         this.timeout = settings.publishTimeout();
         Map<String, Object> config = new HashMap<>();
@@ -56,7 +61,7 @@ public class EventLog {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()));
     }
 
     /**

@@ -1,6 +1,14 @@
 package io.streamhouse.ingest.authorize;
 
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.quarkus.test.junit.QuarkusTest;
+import io.streamhouse.ingest.testing.TestSpans;
+import io.streamhouse.tracing.KafkaTracing;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.restassured.http.ContentType;
 import io.streamhouse.domain.decision.CardFeatures;
 import io.streamhouse.domain.decision.Decisions;
@@ -71,34 +79,47 @@ class AuthorizeResourceTest {
 
     /** Reads requests from the log until {@code transactionId}'s appears; returns it (it was written before the wait). */
     private static TransactionAuthorizationRequested requestOnTheLog(String transactionId) {
+        return recordOnTheLog(transactionId).getValue();
+    }
+
+    /** The request and the record it came in (with its headers). */
+    private static Map.Entry<ConsumerRecord<String, byte[]>, TransactionAuthorizationRequested> recordOnTheLog(String transactionId) {
         var requests = new AvroDeserializer<>(registry(), TransactionAuthorizationRequested.class, false);
         try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedPlatform.get().bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "authorize-test-" + transactionId,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(Topics.TRANSACTION_REQUESTS.name()));
-            var found = new TransactionAuthorizationRequested[1];
+            var found = new java.util.ArrayList<Map.Entry<ConsumerRecord<String, byte[]>, TransactionAuthorizationRequested>>();
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 for (var r : consumer.poll(Duration.ofMillis(100))) {
                     var request = requests.deserialize(r.topic(), r.value());
                     if (request.getTransactionId().equals(transactionId)) {
-                        found[0] = request;
+                        found.add(Map.entry(r, request));
                         return true;
                     }
                 }
                 return false;
             });
-            return found[0];
+            return found.get(0);
         }
     }
 
     /** Decides as the decision topology does for a card's first payment, and records it on the decisions topic. */
     private static void decide(TransactionAuthorizationRequested request) throws Exception {
+        decide(request, OpenTelemetry.noop());
+    }
+
+    /**
+     * The same, traced as the decision app traces it (tracing's processor wrapper and client supplier): the request's
+     * trace is current while it is decided, and the producer writes it onto the decision.
+     */
+    private static void decide(TransactionAuthorizationRequested request, OpenTelemetry openTelemetry) throws Exception {
         var decision = Decisions.toEvent(request, DefaultRules.ruleSet().decide(request,
                 Features.of(CardFeatures.firstPayment(request.getTransactionId(), request.getAmount().getAmount()))), Instant.now());
         var serializer = new AvroSerializer<>(registry(), TransactionDecision.class, false);
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                SharedPlatform.get().bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedPlatform.get().bootstrapServers()), new StringSerializer(), new ByteArraySerializer()))) {
             producer.send(new ProducerRecord<>(Topics.TRANSACTION_DECISIONS.name(), decision.getTransactionId(),
                     serializer.serialize(Topics.TRANSACTION_DECISIONS.name(), decision))).get();
         }
@@ -121,6 +142,62 @@ class AuthorizeResourceTest {
                 .body("outcome", equalTo("BLOCK"))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
                 .body("ruleSetVersion", equalTo(10));
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    @Inject
+    OpenTelemetry openTelemetry;
+
+    /**
+     * One trace from the HTTP request to its answer: the authorize span, the request's publish span, the decider's
+     * process and publish spans (as the decision app makes them; api's DecisionTraceTest runs the real topology), and
+     * the waiter's process span that hands the decision to the waiting request.
+     */
+    @Test
+    void oneTraceRunsFromTheRequestThroughTheLogToTheAnswer() throws Exception {
+        awaitReady();
+        String id = "auth-trace-" + UUID.randomUUID();
+        var answer = authorizeAsync(payment(id, "12.00", "5411"), 10_000);
+        var onTheLog = recordOnTheLog(id);
+        String traceId = TestSpans.traceIdOf(onTheLog.getKey().headers());
+        assertThat(traceId).as("traceparent header of the request record").isNotNull();
+        var process = KafkaTracing.startProcessing(openTelemetry, Topics.TRANSACTION_REQUESTS.name(), onTheLog.getKey().headers());
+        try (var ignored = process.makeCurrent()) {
+            decide(onTheLog.getValue(), openTelemetry);
+        } finally {
+            process.end();
+        }
+        answer.get(20, TimeUnit.SECONDS).then().statusCode(200).body("decided", equalTo(true));
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            var trace = TestSpans.ofTrace(spans, traceId);
+            assertThat(trace).as("authorize HTTP span")
+                    .anyMatch(s -> s.getKind() == SpanKind.SERVER && s.getName().contains("/v1/transactions/authorize"));
+            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_REQUESTS.name())).as("request publish").isTrue();
+            assertThat(TestSpans.has(trace, SpanKind.CONSUMER, Topics.TRANSACTION_REQUESTS.name())).as("decider process").isTrue();
+            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_DECISIONS.name())).as("decision publish").isTrue();
+            assertThat(trace).as("the waiter's span that answered the request").anyMatch(s -> s.getKind() == SpanKind.CONSUMER
+                    && Topics.TRANSACTION_DECISIONS.name().equals(s.getAttributes().get(TestSpans.DESTINATION))
+                    && Boolean.TRUE.equals(s.getAttributes().get(AttributeKey.booleanKey("streamhouse.answered"))));
+        });
+    }
+
+    @Test
+    void metricsShowTheAuthorizeLatencyHistogramAndTheWaitersLag() {
+        awaitReady();
+        given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON)
+                .body(payment("auth-metrics-" + UUID.randomUUID(), "3.00", "5411"))
+                .post("/v1/transactions/authorize?deadlineMs=1").then().statusCode(200);
+        String metrics = given().auth().oauth2(TestTokens.forRole(Roles.OPS)).get("/q/metrics")
+                .then().statusCode(200).extract().asString();
+        assertThat(metrics).as("authorize latency histogram")
+                .containsPattern("streamhouse_authorize_latency_seconds_bucket\\{[^}]*outcome=\"fallback\"");
+        assertThat(metrics).as("fallback answers counted")
+                .containsPattern("streamhouse_authorize_latency_seconds_count\\{[^}]*outcome=\"fallback\"[^}]*\\} [1-9]");
+        assertThat(metrics).as("the decision waiter's consumer lag")
+                .containsPattern("kafka_consumer_fetch_manager_records_lag_max\\{[^}]*client_id=\"streamhouse-ingest-decision-waiter\"");
     }
 
     @Test

@@ -1,6 +1,10 @@
 package io.streamhouse.ingest.parcels;
 
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.quarkus.test.junit.QuarkusTest;
+import io.streamhouse.ingest.testing.TestSpans;
+import jakarta.inject.Inject;
 import io.restassured.http.ContentType;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.testdata.Hubs;
@@ -8,6 +12,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.testing.LogRecords;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import io.streamhouse.security.Roles;
@@ -15,6 +20,7 @@ import io.streamhouse.security.testing.TestTokens;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 
@@ -47,6 +53,31 @@ class ParcelScanResourceTest {
         assertThat(event.getStatus()).isEqualTo(ParcelStatus.RECEIVED_AT_HUB);
         assertThat(event.getHubId()).isEqualTo(Hubs.ROTTERDAM);
         assertThat(LogRecords.countByEventId(Topics.PARCEL_SCANS, first.getString("eventId"))).isEqualTo(1);
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    /**
+     * The first half of the scan-to-projection trace: the HTTP request's trace is on the scan record's traceparent
+     * header, with a publish span between (the serving app's half: api's ScanToProjectionTraceTest).
+     */
+    @Test
+    void aScanCarriesItsRequestsTraceOntoTheLog() {
+        String parcel = "pcl-trace-" + UUID.randomUUID().toString().substring(0, 8);
+        var written = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(SCAN)
+                .post("/v1/parcels/{id}/scans", parcel).then().statusCode(202).extract().jsonPath();
+
+        var record = LogRecords.awaitAt(Topics.PARCEL_SCANS, written.getInt("partition"), written.getLong("offset"));
+        String traceId = TestSpans.traceIdOf(record.headers());
+        assertThat(traceId).as("traceparent header of the scan record").isNotNull();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            var trace = TestSpans.ofTrace(spans, traceId);
+            assertThat(trace).anyMatch(s -> s.getKind() == SpanKind.SERVER && s.getName().contains("/v1/parcels/{id}/scans"));
+            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.PARCEL_SCANS.name())).as("publish span").isTrue();
+        });
+        // The value is the Avro wire format as before: the trace is a header beside it.
+        assertThat(LogRecords.decode(Topics.PARCEL_SCANS, record.value()).getParcelId()).isEqualTo(parcel);
     }
 
     @Test
