@@ -1,0 +1,47 @@
+package io.streamhouse.domain.pii;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CardNumbersTest {
+    static final String VISA = "4111111111111111";
+    static final String AMEX = "378282246310005";
+
+    @Test
+    void masksACardNumberHoweverItIsWritten() {
+        assertThat(CardNumbers.mask("card " + VISA + " ok")).isEqualTo("card [pan] ok");
+        assertThat(CardNumbers.mask("4111 1111 1111 1111")).isEqualTo("[pan]");
+        assertThat(CardNumbers.mask("4111-1111-1111-1111!")).isEqualTo("[pan]!");
+        assertThat(CardNumbers.mask("x" + AMEX + "y")).isEqualTo("x[pan]y");
+        assertThat(CardNumbers.mask("qty 3 " + VISA)).as("next to another number").isEqualTo("qty 3 [pan]");
+        assertThat(CardNumbers.mask("{\"n\":\"" + VISA + "\",\"m\":\"" + AMEX + "\"}")).isEqualTo("{\"n\":\"[pan]\",\"m\":\"[pan]\"}");
+    }
+
+    @Test
+    void keepsWhatIsNotACardNumber() {
+        String text = "tx-20261202-000123 at 2026-12-02 23:54:22,123, 4111111111111112 (Luhn fails), 0000000000000000, "
+                + "411111111111 (12 digits), 41111111111111111111 (20 digits: no span of it passes)";
+        assertThat(CardNumbers.mask(text)).isSameAs(text);
+        assertThat(CardNumbers.contains(text)).isFalse();
+    }
+
+    @Test
+    void masksBytesLeavingOtherBytesAsTheyWere() {
+        byte[] payload = ("{\"name\":\"Café " + VISA + "\"}").getBytes(StandardCharsets.UTF_8);
+        assertThat(new String(CardNumbers.mask(payload), StandardCharsets.UTF_8)).isEqualTo("{\"name\":\"Café [pan]\"}");
+        byte[] clean = "{\"ok\":1}".getBytes(StandardCharsets.UTF_8);
+        assertThat(CardNumbers.mask(clean)).isSameAs(clean);
+    }
+
+    @Test
+    void theTestScannerAgreesWithTheMasking() {
+        var scanner = new PanScanner();
+        scanner.scan("plain", "a " + VISA + " b 4111 1111 1111 1111 c " + AMEX);
+        scanner.scan("masked", CardNumbers.mask("a " + VISA + " b 4111 1111 1111 1111 c " + AMEX));
+        assertThat(scanner.hits()).extracting(PanScanner.Hit::where).containsExactly("plain", "plain", "plain");
+        assertThat(scanner.hits().toString()).doesNotContain(VISA).doesNotContain(AMEX);
+    }
+}
