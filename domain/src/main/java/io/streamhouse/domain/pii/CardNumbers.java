@@ -53,16 +53,27 @@ public final class CardNumbers {
     }
 
     /**
-     * Bytes with every card number masked, other bytes untouched (read byte for byte as ISO-8859-1, so a UTF-8
-     * payload keeps its multi-byte characters); the same array when there is none.
+     * Bytes with every digit of every card number replaced by {@code *}, all other bytes untouched and the length
+     * kept, so that framed data (an Avro string's length prefix, a JSON document) stays readable; read byte for byte
+     * as ISO-8859-1, so a UTF-8 payload keeps its multi-byte characters. The same array when there is none.
      */
     public static byte[] mask(byte[] bytes) {
         if (bytes == null) {
             return null;
         }
-        String text = new String(bytes, StandardCharsets.ISO_8859_1);
-        String masked = mask(text);
-        return masked == text ? bytes : masked.getBytes(StandardCharsets.ISO_8859_1);
+        List<Found> found = find(new String(bytes, StandardCharsets.ISO_8859_1));
+        if (found.isEmpty()) {
+            return bytes;
+        }
+        byte[] out = bytes.clone();
+        for (Found f : found) {
+            for (int k = f.start(); k < f.end(); k++) {
+                if (isDigit((char) out[k])) {
+                    out[k] = '*';
+                }
+            }
+        }
+        return out;
     }
 
     /** Every card number in {@code text}, by start; overlapping spans are merged into the widest. */
