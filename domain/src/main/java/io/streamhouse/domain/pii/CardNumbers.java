@@ -3,13 +3,15 @@ package io.streamhouse.domain.pii;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds and masks card numbers (PANs) in any text: 13 to 19 digits that pass the Luhn check, written in one run or
  * in groups separated by one space or dash ({@code 4111 1111 1111 1111}, {@code 4111-1111-1111-1111}). Every
  * contiguous span of such groups is checked, so a PAN next to other numbers ({@code "qty 3 4111111111111111"}) is
  * found too. Letters around the digits do not matter ({@code x4111111111111111y} is found). Runs of one repeated
- * digit (zero padding) are not card numbers. About one in ten random 13-19 digit numbers passes the Luhn check, so
+ * digit (zero padding) and the digits of a UUID are not card numbers. About one in ten random 13-19 digit numbers passes the Luhn check, so
  * masking can hit an id or a timestamp that only looks like a card: on the safe side, by design.
  *
  * <p>Used at every edge where outside text could reach a topic, a log line or an error: free-text fields, dead-letter
@@ -20,6 +22,8 @@ public final class CardNumbers {
     public static final String MASK = "[pan]";
     static final int MIN_DIGITS = 13;
     static final int MAX_DIGITS = 19;
+    private static final Pattern UUID = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     /** A found card number: {@code [start, end)} in the text, and its digits. */
     public record Found(int start, int end, String digits) {
@@ -77,7 +81,8 @@ public final class CardNumbers {
     }
 
     /** Every card number in {@code text}, by start; overlapping spans are merged into the widest. */
-    public static List<Found> find(CharSequence text) {
+    public static List<Found> find(CharSequence input) {
+        CharSequence text = withoutUuids(input);
         List<Found> found = new ArrayList<>();
         int n = text.length();
         int i = 0;
@@ -138,6 +143,27 @@ public final class CardNumbers {
                 out.add(f);
             }
         }
+        return out;
+    }
+
+    /**
+     * The text with the digits of every UUID ({@code 8-4-4-4-12} hex) turned into letters, index for index: a UUID's
+     * digit groups joined by its dashes would otherwise make a Luhn-valid "card number" about once in a thousand
+     * event ids, and a UUID cannot hold a card number as people write one (its groups are 8-4-4-4-12).
+     */
+    static CharSequence withoutUuids(CharSequence text) {
+        Matcher m = UUID.matcher(text);
+        if (!m.find()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text);
+        do {
+            for (int k = m.start(); k < m.end(); k++) {
+                if (isDigit(out.charAt(k))) {
+                    out.setCharAt(k, 'u');
+                }
+            }
+        } while (m.find());
         return out;
     }
 

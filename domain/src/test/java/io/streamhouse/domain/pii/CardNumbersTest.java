@@ -25,6 +25,13 @@ class CardNumbersTest {
         String text = "tx-20261202-000123 at 2026-12-02 23:54:22,123, 4111111111111112 (Luhn fails), 0000000000000000, "
                 + "411111111111 (12 digits), 41111111111111111111 (20 digits: no span of it passes)";
         assertThat(CardNumbers.mask(text)).isSameAs(text);
+        // 001-2345-6789-0123-47 alone is Luhn-valid: a UUID's groups are not a card number.
+        String uuid = "event dcf9c001-2345-6789-0123-47ab9eccab91 done";
+        assertThat(CardNumbers.contains("001-2345-6789-0123-47")).isTrue();
+        assertThat(CardNumbers.mask(uuid)).isSameAs(uuid);
+        var scanner = new PanScanner();
+        scanner.scan("uuid", uuid);
+        assertThat(scanner.hits()).isEmpty();
         assertThat(CardNumbers.contains(text)).isFalse();
     }
 
