@@ -112,6 +112,12 @@ class PiiServingTest {
                 assertThat(view.path("email").asText()).as(call.name() + " " + answer).isEqualTo("a***@example.com");
                 assertThat(view.path("fullName").asText()).as(call.name()).isEqualTo("A. K. L.");
             }
+            for (String sql : List.of("SELECT email FROM kafka.streamhouse.shop_customers",
+                    "select * from lake.streamhouse.\"SHOP_ORDERS\"", "SELECT 1 FROM kafka.streamhouse.shop_cdc_changes")) {
+                var refused = agent.callTool(new McpSchema.CallToolRequest("snapshot_query", Map.of("sql", sql)));
+                assertThat(refused.isError()).as(sql).isTrue();
+                assertThat(text(refused)).as(sql).contains("contact data");
+            }
         } finally {
             agent.closeGracefully();
         }

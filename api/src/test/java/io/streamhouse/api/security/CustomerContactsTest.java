@@ -1,6 +1,7 @@
 package io.streamhouse.api.security;
 
 import io.streamhouse.api.serving.CustomerContacts;
+import io.streamhouse.api.sql.ContactTables;
 import io.streamhouse.api.serving.Views;
 import io.streamhouse.security.Roles;
 import org.junit.jupiter.api.Test;
@@ -34,5 +35,16 @@ public class CustomerContactsTest {
         assertThat(CustomerContacts.forRoles(ADA, Set.of())).as("no role").extracting(Views.CustomerView::email)
                 .isEqualTo("a***@example.com");
         assertThat(CustomerContacts.forRoles(ADA, Set.of(Roles.AGENT, Roles.REVIEWER))).isSameAs(ADA);
+    }
+
+    @Test
+    void snapshotSqlNamingAContactTableIsFoundHoweverItIsWritten() {
+        assertThat(ContactTables.named("SELECT email FROM kafka.streamhouse.shop_customers")).contains("shop_customers");
+        assertThat(ContactTables.named("select * from lake.streamhouse.`Shop_Orders`")).contains("shop_orders");
+        assertThat(ContactTables.named("SELECT * FROM \"shop_cdc_changes\"")).contains("shop_cdc_changes");
+        assertThat(ContactTables.named("SELECT * FROM U&\"shop\\005fcustomers\"")).isPresent();
+        assertThat(ContactTables.named("SELECT outcome, COUNT(*) FROM kafka.streamhouse.payments_transactions_decisions GROUP BY outcome"))
+                .isEmpty();
+        assertThat(ContactTables.MAY_QUERY).containsExactlyInAnyOrder(Roles.ANALYST, Roles.REVIEWER);
     }
 }
