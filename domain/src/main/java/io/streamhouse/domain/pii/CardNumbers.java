@@ -8,11 +8,14 @@ import java.util.regex.Pattern;
 
 /**
  * Finds and masks card numbers (PANs) in any text: 13 to 19 digits that pass the Luhn check, written in one run or
- * in groups separated by one space or dash ({@code 4111 1111 1111 1111}, {@code 4111-1111-1111-1111}). Every
- * contiguous span of such groups is checked, so a PAN next to other numbers ({@code "qty 3 4111111111111111"}) is
- * found too. Letters around the digits do not matter ({@code x4111111111111111y} is found). Runs of one repeated
- * digit (zero padding) and the digits of a UUID are not card numbers. About one in ten random 13-19 digit numbers passes the Luhn check, so
- * masking can hit an id or a timestamp that only looks like a card: on the safe side, by design.
+ * grouped as cards are printed, by single spaces or dashes: 4-4-4-4 (and 4-4-4-1 to 4-4-4-4-3) or 4-6-5 / 4-6-4
+ * ({@code 4111 1111 1111 1111}, {@code 3782-822463-10005}). Every run of digits and every such grouping inside a
+ * longer run is checked, so a PAN next to other numbers ({@code "qty 3 4111111111111111"}) is found too, and letters
+ * around the digits do not matter ({@code x4111111111111111y}). Not card numbers: other groupings (an id such as
+ * {@code tx-20261202-000123}), runs of one repeated digit (zero padding), the digits of a UUID, runs of 20 or more
+ * digits. In binary data ({@link #mask(byte[])}) a run may also carry one stray digit at either end, since an Avro
+ * string's length prefix (or the next field's byte) can be an ASCII digit. About one random 13-19 digit number in ten
+ * passes the Luhn check, so an id or a timestamp that only looks like a card is masked too: on the safe side.
  *
  * <p>Used at every edge where outside text could reach a topic, a log line or an error: free-text fields, dead-letter
  * payloads and reasons, problem documents. Pure.
@@ -31,7 +34,7 @@ public final class CardNumbers {
 
     /** Whether {@code text} holds a card number anywhere. */
     public static boolean contains(CharSequence text) {
-        return text != null && !find(text).isEmpty();
+        return text != null && !find(text, false).isEmpty();
     }
 
     /** {@code text} with every card number replaced by {@link #MASK}; the same instance when there is none. */
@@ -39,7 +42,7 @@ public final class CardNumbers {
         if (text == null) {
             return null;
         }
-        List<Found> found = find(text);
+        List<Found> found = find(text, false);
         if (found.isEmpty()) {
             return text;
         }
@@ -65,7 +68,7 @@ public final class CardNumbers {
         if (bytes == null) {
             return null;
         }
-        List<Found> found = find(new String(bytes, StandardCharsets.ISO_8859_1));
+        List<Found> found = find(new String(bytes, StandardCharsets.ISO_8859_1), true);
         if (found.isEmpty()) {
             return bytes;
         }
@@ -81,7 +84,12 @@ public final class CardNumbers {
     }
 
     /** Every card number in {@code text}, by start; overlapping spans are merged into the widest. */
-    public static List<Found> find(CharSequence input) {
+    public static List<Found> find(CharSequence text) {
+        return find(text, false);
+    }
+
+    /** @param binary whether {@code input} is binary data read as text (one stray digit allowed at a run's ends) */
+    public static List<Found> find(CharSequence input, boolean binary) {
         CharSequence text = withoutUuids(input);
         List<Found> found = new ArrayList<>();
         int n = text.length();
@@ -106,25 +114,64 @@ public final class CardNumbers {
                 }
                 break;
             }
-            addSpans(text, groups, found);
+            addSpans(text, groups, binary, found);
             i = j;
         }
         return merged(found);
     }
 
-    private static void addSpans(CharSequence text, List<int[]> groups, List<Found> found) {
-        for (int a = 0; a < groups.size(); a++) {
-            StringBuilder digits = new StringBuilder();
-            for (int b = a; b < groups.size(); b++) {
-                digits.append(text, groups.get(b)[0], groups.get(b)[1]);
-                if (digits.length() > MAX_DIGITS) {
-                    break;
-                }
-                if (digits.length() >= MIN_DIGITS && luhn(digits) && !oneDigitRepeated(digits)) {
-                    found.add(new Found(groups.get(a)[0], groups.get(b)[1], digits.toString()));
+    /**
+     * Every group alone and every contiguous span of groups shaped like a printed card number; in binary data also
+     * without one digit at the run's outer ends.
+     */
+    private static void addSpans(CharSequence text, List<int[]> groups, boolean binary, List<Found> found) {
+        int last = groups.size() - 1;
+        for (int a = 0; a <= last; a++) {
+            for (int b = a; b <= last; b++) {
+                for (int trimStart = 0; trimStart <= (binary && a == 0 ? 1 : 0); trimStart++) {
+                    for (int trimEnd = 0; trimEnd <= (binary && b == last ? 1 : 0); trimEnd++) {
+                        int[] sizes = new int[b - a + 1];
+                        for (int g = a; g <= b; g++) {
+                            sizes[g - a] = groups.get(g)[1] - groups.get(g)[0];
+                        }
+                        sizes[0] -= trimStart;
+                        sizes[sizes.length - 1] -= trimEnd;
+                        if (sizes[0] <= 0 || sizes[sizes.length - 1] <= 0 || (sizes.length > 1 && !cardShape(sizes))) {
+                            continue;
+                        }
+                        int start = groups.get(a)[0] + trimStart;
+                        int end = groups.get(b)[1] - trimEnd;
+                        StringBuilder digits = new StringBuilder(MAX_DIGITS + 1);
+                        for (int k = start; k < end && digits.length() <= MAX_DIGITS; k++) {
+                            if (isDigit(text.charAt(k))) {
+                                digits.append(text.charAt(k));
+                            }
+                        }
+                        if (digits.length() >= MIN_DIGITS && digits.length() <= MAX_DIGITS && luhn(digits)
+                                && !oneDigitRepeated(digits)) {
+                            found.add(new Found(start, end, digits.toString()));
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /** 4-4-4-1 up to 4-4-4-4-3 (fours, then a last group of one to four), 4-6-5 or 4-6-4. */
+    static boolean cardShape(int[] sizes) {
+        int n = sizes.length;
+        if (n == 3 && sizes[0] == 4 && sizes[1] == 6 && (sizes[2] == 5 || sizes[2] == 4)) {
+            return true;
+        }
+        if (n < 4 || n > 5 || sizes[n - 1] < 1 || sizes[n - 1] > 4) {
+            return false;
+        }
+        for (int k = 0; k < n - 1; k++) {
+            if (sizes[k] != 4) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static List<Found> merged(List<Found> found) {

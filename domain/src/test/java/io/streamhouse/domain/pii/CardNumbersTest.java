@@ -17,17 +17,20 @@ class CardNumbersTest {
         assertThat(CardNumbers.mask("4111-1111-1111-1111!")).isEqualTo("[pan]!");
         assertThat(CardNumbers.mask("x" + AMEX + "y")).isEqualTo("x[pan]y");
         assertThat(CardNumbers.mask("qty 3 " + VISA)).as("next to another number").isEqualTo("qty 3 [pan]");
+        assertThat(CardNumbers.mask("3782-822463-10005")).as("an Amex as printed").isEqualTo("[pan]");
+        assertThat(CardNumbers.mask("4222 2222 2222 2")).as("13 digits as printed").isEqualTo("[pan]");
         assertThat(CardNumbers.mask("{\"n\":\"" + VISA + "\",\"m\":\"" + AMEX + "\"}")).isEqualTo("{\"n\":\"[pan]\",\"m\":\"[pan]\"}");
     }
 
     @Test
     void keepsWhatIsNotACardNumber() {
         String text = "tx-20261202-000123 at 2026-12-02 23:54:22,123, 4111111111111112 (Luhn fails), 0000000000000000, "
+                + "4111-1111-11111111 and 411 1111 1111 1111 (not printed as a card), 8" + VISA + " (a stray digit, text), "
                 + "411111111111 (12 digits), 41111111111111111111 (20 digits: no span of it passes)";
         assertThat(CardNumbers.mask(text)).isSameAs(text);
-        // 001-2345-6789-0123-47 alone is Luhn-valid: a UUID's groups are not a card number.
-        String uuid = "event dcf9c001-2345-6789-0123-47ab9eccab91 done";
-        assertThat(CardNumbers.contains("001-2345-6789-0123-47")).isTrue();
+        // 1234-5678-9012-3452 alone is a card as printed, and Luhn-valid: inside a UUID it is not a card number.
+        String uuid = "event dcf91234-5678-9012-3452-ab9eccab91cd done";
+        assertThat(CardNumbers.contains("1234-5678-9012-3452")).isTrue();
         assertThat(CardNumbers.mask(uuid)).isSameAs(uuid);
         var scanner = new PanScanner();
         scanner.scan("uuid", uuid);
@@ -43,6 +46,19 @@ class CardNumbersTest {
                 .as("the length is kept").isEqualTo("a ****-****-****-**** b");
         byte[] clean = "{\"ok\":1}".getBytes(StandardCharsets.UTF_8);
         assertThat(CardNumbers.mask(clean)).isSameAs(clean);
+    }
+
+    @Test
+    void aCardNumberAtTheStartOfAnAvroStringIsFoundDespiteItsLengthPrefix() {
+        // "5555555555554444@example.com" is 28 characters: its Avro length prefix is zigzag(28) = 56 = '8'.
+        byte[] avro = new byte[]{0x02, 56, '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '4', '4', '4', '4',
+                '@', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o', 'm'};
+        assertThat(new String(CardNumbers.mask(avro), StandardCharsets.ISO_8859_1)).endsWith("8****************@example.com");
+        assertThat(new String(CardNumbers.mask(("4111111111111111" + "7").getBytes(StandardCharsets.ISO_8859_1)), StandardCharsets.ISO_8859_1))
+                .as("a stray digit after it").startsWith("****************");
+        var scanner = new PanScanner();
+        scanner.scan("avro", avro);
+        assertThat(scanner.hits()).hasSize(1);
     }
 
     @Test
