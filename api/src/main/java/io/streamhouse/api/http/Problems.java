@@ -1,12 +1,16 @@
 package io.streamhouse.api.http;
 
+import io.streamhouse.domain.pii.CardNumbers;
 import jakarta.ws.rs.core.Response;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** RFC 9457 problem documents for the api's answers. */
+/**
+ * RFC 9457 problem documents for the api's answers. Card numbers in whatever a message repeats from a request (an
+ * id, a field name, a value) are masked here, the last stop before the answer (docs/security.md, "PII").
+ */
 public final class Problems {
     public static final String MEDIA_TYPE = "application/problem+json";
 
@@ -22,9 +26,10 @@ public final class Problems {
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
-        body.put("detail", detail);
+        body.put("detail", CardNumbers.mask(detail));
         if (!errors.isEmpty()) {
-            body.put("errors", errors);
+            body.put("errors", errors.stream()
+                    .map(e -> new FieldError(CardNumbers.mask(e.field()), CardNumbers.mask(e.message()))).toList());
         }
         return Response.status(status).type(MEDIA_TYPE).entity(body).build();
     }

@@ -31,9 +31,9 @@ public class DomainTools {
             return results.json(found.view());
         }
         if (result instanceof ServingProjections.Unknown unknown) {
-            return io.quarkiverse.mcp.server.ToolResponse.error(unknown.message());
+            return ToolResults.error(unknown.message());
         }
-        return io.quarkiverse.mcp.server.ToolResponse.error(((ServingProjections.Unavailable) result).message());
+        return ToolResults.error(((ServingProjections.Unavailable) result).message());
     }
 
     @RolesAllowed({Roles.AGENT, Roles.REVIEWER})

@@ -1,6 +1,9 @@
 package io.streamhouse.api.mcp;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import io.streamhouse.api.serving.Answer;
+import io.streamhouse.api.serving.CustomerContacts;
+import io.streamhouse.api.serving.Views;
 import io.streamhouse.api.serving.ProjectionQueries;
 import io.streamhouse.projections.serving.ServingStores;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,14 +14,17 @@ import java.util.List;
 /**
  * The MCP tools' view of the serving projections: the same {@link ProjectionQueries} the REST resources use, so an
  * agent gets the same answers (key routing to the owning instance, a standby's answer marked stale, freshness and
- * {@code asOf}) as {@code GET /v1/parcels/{id}} and friends.
+ * {@code asOf}) as {@code GET /v1/parcels/{id}} and friends, with a customer's contact fields masked for the roles
+ * that do not need them ({@link CustomerContacts}).
  */
 @ApplicationScoped
 public class ProjectionQueriesAdapter implements ServingProjections {
     private final ProjectionQueries queries;
+    private final SecurityIdentity identity;
 
-    public ProjectionQueriesAdapter(ProjectionQueries queries) {
+    public ProjectionQueriesAdapter(ProjectionQueries queries, SecurityIdentity identity) {
         this.queries = queries;
+        this.identity = identity;
     }
 
     static final List<Store> STORES = List.of(
@@ -47,7 +53,12 @@ public class ProjectionQueriesAdapter implements ServingProjections {
 
     @Override
     public Result customer(String customerId, Instant asOf) {
-        return of(queries.customer(customerId, asOf));
+        Answer<Views.CustomerView> answer = queries.customer(customerId, asOf);
+        if (answer instanceof Answer.Ok<Views.CustomerView> ok) {
+            // Contact fields masked unless the caller's roles need them (CustomerContacts).
+            return new Found(CustomerContacts.forRoles(ok.view(), identity.getRoles()));
+        }
+        return of(answer);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.streamhouse.api.mcp;
 
+import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.api.decisions.DecisionQueries;
 import io.streamhouse.api.rules.RuleBook;
@@ -101,8 +102,8 @@ public class ReviewRecorder {
                 .setCardToken(decision.getCardToken())
                 .setCustomerId(decision.getCustomerId())
                 .setOutcome(outcome)
-                .setReviewer(reviewer.trim())
-                .setNote(note == null || note.isBlank() ? null : note.trim())
+                .setReviewer(CardNumbers.mask(reviewer.trim()))
+                .setNote(note == null || note.isBlank() ? null : CardNumbers.mask(note.trim()))
                 .setDecisionEventId(decisionEventId)
                 .build();
         RecordMetadata written = publish(event);

@@ -1,23 +1,31 @@
 package io.streamhouse.api.mcp;
 
 import io.quarkiverse.mcp.server.Tool;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolResponse;
+import io.streamhouse.api.sql.ContactTables;
 import io.streamhouse.api.sql.SnapshotSqlClient;
 
 import java.util.List;
 
-/** {@code snapshot_query}: the agent's door to {@code POST /v1/sql}, with the same checks and the same answer. */
+/**
+ * {@code snapshot_query}: the agent's door to {@code POST /v1/sql}, with the same checks and the same answer, except
+ * that a caller without the analyst (or reviewer) role may not name a table of customers' contact data
+ * ({@link ContactTables}).
+ */
 @AuditedTools
 public class SqlTools {
     private final ToolResults results;
     private final SnapshotSqlClient sql;
+    private final SecurityIdentity identity;
 
-    public SqlTools(ToolResults results, SnapshotSqlClient sql) {
+    public SqlTools(ToolResults results, SnapshotSqlClient sql, SecurityIdentity identity) {
         this.results = results;
         this.sql = sql;
+        this.identity = identity;
     }
 
     @RolesAllowed({Roles.AGENT, Roles.ANALYST})
@@ -36,6 +44,12 @@ public class SqlTools {
             List<SnapshotSqlClient.FieldProblem> problems = SnapshotSqlClient.check(query, maxRows, null);
             if (!problems.isEmpty()) {
                 throw new ToolResults.Refusal(problems.get(0).field() + " " + problems.get(0).message());
+            }
+            if (identity.getRoles().stream().noneMatch(ContactTables.MAY_QUERY::contains)) {
+                ContactTables.named(query).ifPresent(table -> {
+                    throw new ToolResults.Refusal("sql names " + table + ", which holds customers' contact data (e-mail, "
+                            + "address); this role may not read it. customer_state answers a customer with contact fields masked.");
+                });
             }
             SnapshotSqlClient.Answer answer = sql.run(SnapshotSqlClient.query(query, maxRows, null));
             if (answer.status() != 200) {

@@ -79,7 +79,7 @@ public class ToolAudit {
                     failed ? AuditOutcome.FAILURE : AuditOutcome.SUCCESS, null,
                     failed ? errorText((ToolResponse) result) : null), target.write());
         } catch (AuditTrail.Unaudited e) {
-            return failed ? result : ToolResponse.error(e.getMessage());
+            return failed ? result : ToolResults.error(e.getMessage());
         }
         return result;
     }

@@ -1,5 +1,6 @@
 package io.streamhouse.api.mcp;
 
+import io.streamhouse.domain.pii.CardNumbers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkiverse.mcp.server.TextContent;
@@ -47,14 +48,21 @@ public class ToolResults {
         try {
             return body.get();
         } catch (Refusal e) {
-            return ToolResponse.error(e.getMessage());
+            return error(e.getMessage());
         } catch (InvalidStateStoreException e) {
-            return ToolResponse.error(tool + ": the state stores are not queryable right now (starting, restoring or "
+            return error(tool + ": the state stores are not queryable right now (starting, restoring or "
                     + "rebalancing); retry in a second. (" + e.getMessage() + ")");
         } catch (RuntimeException e) {
-            LOG.warnf(e, "MCP tool %s failed", tool);
-            return ToolResponse.error(tool + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            // The message may repeat an argument: logged masked, without the throwable whose message would not be.
+            LOG.warnf("MCP tool %s failed: %s at %s", tool, CardNumbers.mask(String.valueOf(e)),
+                    e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "?");
+            return error(tool + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    /** A tool's error, card numbers masked: an error repeats arguments (docs/security.md, "PII"). */
+    public static ToolResponse error(String message) {
+        return ToolResponse.error(CardNumbers.mask(message));
     }
 
     static String requireId(String what, String id) {

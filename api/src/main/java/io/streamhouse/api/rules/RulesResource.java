@@ -1,5 +1,6 @@
 package io.streamhouse.api.rules;
 
+import io.streamhouse.domain.pii.CardNumbers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -104,6 +105,11 @@ public class RulesResource {
             return Problems.of(400, "Invalid rule", "ruleId must be 1-64 lower-case letters, digits or '-'",
                     List.of(new FieldError("ruleId", "must be 1-64 lower-case letters, digits or '-'")));
         }
+        if (CardNumbers.contains(ruleId)) {
+            // The rule's key on the rules topic: refused rather than masked (docs/security.md, "PII").
+            return Problems.of(400, "Invalid rule", "ruleId must not hold a card number",
+                    List.of(new FieldError("ruleId", "must not hold a card number")));
+        }
         JsonNode body;
         try {
             body = raw == null || raw.isBlank() ? null : json.readTree(raw);
@@ -153,14 +159,15 @@ public class RulesResource {
             } else {
                 params.fields().forEachRemaining(e -> {
                     if (e.getValue().isValueNode() && !e.getValue().isNull()) {
-                        parameters.put(e.getKey(), e.getValue().asText());
+                        // Free text as far as the log is concerned: a card number in it is masked.
+                        parameters.put(CardNumbers.mask(e.getKey()), CardNumbers.mask(e.getValue().asText()));
                     } else {
                         errors.add(new FieldError("parameters." + e.getKey(), "must be a string or a number"));
                     }
                 });
             }
         }
-        String description = body.hasNonNull("description") ? body.get("description").asText() : null;
+        String description = body.hasNonNull("description") ? CardNumbers.mask(body.get("description").asText()) : null;
         Integer expectedVersion = null;
         if (body.hasNonNull("expectedVersion")) {
             if (body.get("expectedVersion").canConvertToInt() && body.get("expectedVersion").asInt() >= 0) {

@@ -1,5 +1,6 @@
 package io.streamhouse.api.serving;
 
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
 import io.streamhouse.api.http.Problems;
 import jakarta.ws.rs.DefaultValue;
@@ -35,10 +36,12 @@ public class ServingResource {
 
     private final ProjectionQueries queries;
     private final AlertBroadcaster broadcaster;
+    private final SecurityIdentity identity;
 
-    public ServingResource(ProjectionQueries queries, AlertBroadcaster broadcaster) {
+    public ServingResource(ProjectionQueries queries, AlertBroadcaster broadcaster, SecurityIdentity identity) {
         this.queries = queries;
         this.broadcaster = broadcaster;
+        this.identity = identity;
     }
 
     @GET
@@ -52,7 +55,7 @@ public class ServingResource {
     @RolesAllowed(Roles.REVIEWER)
     @Path("/customers/{id}")
     public Views.CustomerView customer(@PathParam("id") String id, @QueryParam("asOf") String asOf) {
-        return answer(queries.customer(id, validated("customer", id, asOf)));
+        return CustomerContacts.forRoles(answer(queries.customer(id, validated("customer", id, asOf))), identity.getRoles());
     }
 
     @GET

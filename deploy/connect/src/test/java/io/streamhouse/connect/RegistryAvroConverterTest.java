@@ -62,6 +62,22 @@ class RegistryAvroConverterTest {
     }
 
     @Test
+    void aCardNumberInAnyTextOfARowIsMaskedAndTheRecordStillReads() {
+        RegistryAvroConverter c = converter(false, null);
+        Struct after = row("12.5000").put("note", "paid with 4111 1111 1111 1111").put("tags", List.of("5555555555554444"));
+        byte[] bytes = c.fromConnectData("shop.cdc.changes", ENVELOPE,
+                new Struct(ENVELOPE).put("before", null).put("after", after).put("op", "c"));
+
+        assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1))
+                .doesNotContain("4111 1111 1111 1111").doesNotContain("5555555555554444");
+        Struct back = ((Struct) c.toConnectData("shop.cdc.changes", bytes).value()).getStruct("after");
+        assertThat(back.get("note")).isEqualTo("paid with **** **** **** ****");
+        assertThat(back.getArray("tags")).containsExactly("****************");
+        assertThat(back.get("total")).isEqualTo(new BigDecimal("12.5000"));
+        assertThat(back.get("id")).isEqualTo("o-1");
+    }
+
+    @Test
     void roundTripKeepsExactDecimalsTimestampsAndOptionals() {
         RegistryAvroConverter c = converter(false, null);
         Struct value = new Struct(ENVELOPE).put("before", null).put("after", row("12345678901234.5678")).put("op", "c");

@@ -2,6 +2,7 @@ package io.streamhouse.ingest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.domain.event.GeoPoint;
+import io.streamhouse.domain.pii.CardNumbers;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,6 +16,10 @@ import java.util.regex.Pattern;
 /**
  * Reads fields from a JSON tree, collecting an error per bad field (with its full path) instead of stopping at the
  * first, so one answer tells the client everything it must fix.
+ *
+ * <p>No card number passes through here onto a topic or into an error (docs/security.md, "PII"): a field checked
+ * against a pattern (an id, a key) that holds one is refused, a free-text field has it masked, and a field name that
+ * is one is masked in the error that names it. Only {@code card.number} takes a card number, and tokenizes it.
  */
 public final class JsonFields {
     /** Ids of aggregates (transactions, vehicles, parcels, hubs, merchants): what a record key may be. */
@@ -82,7 +87,12 @@ public final class JsonFields {
             error(p, patternHint);
             return null;
         }
-        return value;
+        if (pattern != null && CardNumbers.contains(value)) {
+            // An id or a key: masking would change what it names, so it is refused (without echoing it).
+            error(p, "must not hold a card number");
+            return null;
+        }
+        return CardNumbers.mask(value);
     }
 
     public BigDecimal decimal(JsonNode parent, String path, String name, boolean required) {
@@ -182,7 +192,7 @@ public final class JsonFields {
     public void rejectUnknown(JsonNode node, String path, Set<String> known) {
         node.fieldNames().forEachRemaining(f -> {
             if (!known.contains(f)) {
-                error(join(path, f), "is not a known field");
+                error(join(path, CardNumbers.mask(f)), "is not a known field");
             }
         });
     }

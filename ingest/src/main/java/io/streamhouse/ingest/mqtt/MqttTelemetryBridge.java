@@ -1,5 +1,6 @@
 package io.streamhouse.ingest.mqtt;
 
+import io.streamhouse.domain.pii.CardNumbers;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.ingest.IngestConfig;
 import jakarta.annotation.PostConstruct;
@@ -204,7 +205,7 @@ public class MqttTelemetryBridge {
             // the broker redelivers after the reconnect.
             var outcome = messages.handle(topic, message.getPayload());
             if (outcome instanceof TelemetryMessages.DeadLettered dead) {
-                LOG.warnf("MQTT bridge: message on %s sent to the dead-letter topic: %s", topic, dead.reason());
+                LOG.warnf("MQTT bridge: message on %s sent to the dead-letter topic: %s", CardNumbers.mask(topic), dead.reason());
             }
             client.messageArrivedComplete(message.getId(), message.getQos());
         }

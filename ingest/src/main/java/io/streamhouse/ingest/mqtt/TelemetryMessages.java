@@ -3,6 +3,7 @@ package io.streamhouse.ingest.mqtt;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
@@ -33,6 +34,9 @@ import java.util.stream.Collectors;
  *
  * <p>The topic names the vehicle: {@code fleet/{vehicleId}/telemetry}. The body's {@code vehicleId} must be that
  * vehicle or absent.
+ *
+ * <p>A dead letter keeps the payload byte for byte except card numbers, which are masked in it, in its key, its
+ * MQTT-topic header and its reason (docs/security.md, "PII"): a dead-letter topic is a topic like any other.
  */
 @ApplicationScoped
 public class TelemetryMessages {
@@ -76,6 +80,9 @@ public class TelemetryMessages {
         if (vehicleId == null) {
             return deadLetter(mqttTopic, null, payload, "the MQTT topic does not have the form fleet/{vehicleId}/telemetry", null);
         }
+        if (CardNumbers.contains(vehicleId)) {
+            return deadLetter(mqttTopic, null, payload, "the vehicle id in the MQTT topic must not hold a card number", null);
+        }
         JsonNode body;
         try {
             body = json.readTree(payload);
@@ -115,14 +122,14 @@ public class TelemetryMessages {
 
     private Outcome deadLetter(String mqttTopic, String vehicleId, byte[] payload, String reason, Exception cause) {
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put(DeadLetterHeaders.REASON, reason);
-        headers.put(DeadLetterHeaders.MQTT_TOPIC, mqttTopic);
+        headers.put(DeadLetterHeaders.REASON, CardNumbers.mask(reason));
+        headers.put(DeadLetterHeaders.MQTT_TOPIC, CardNumbers.mask(mqttTopic));
         headers.put(DeadLetterHeaders.PROCESSOR, PROCESSOR);
         if (cause != null) {
             headers.put(DeadLetterHeaders.EXCEPTION, cause.getClass().getName());
         }
-        var m = log.deadLetter(DEAD_LETTERS, vehicleId, payload, headers);
-        return new DeadLettered(reason, m.partition(), m.offset());
+        var m = log.deadLetter(DEAD_LETTERS, CardNumbers.mask(vehicleId), CardNumbers.mask(payload), headers);
+        return new DeadLettered(CardNumbers.mask(reason), m.partition(), m.offset());
     }
 
     private static String describe(List<FieldError> errors) {

@@ -6,6 +6,7 @@ import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
+import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.ingest.http.JsonFields;
 import io.streamhouse.ingest.intake.Submission;
 
@@ -31,6 +32,9 @@ public final class ParcelScanParser {
         String parcelId = parcelIdFromPath;
         if (parcelId == null || !JsonFields.ID.matcher(parcelId).matches()) {
             fields.error("parcelId", "the parcel id in the path " + JsonFields.ID_HINT);
+            parcelId = null;
+        } else if (CardNumbers.contains(parcelId)) {
+            fields.error("parcelId", "the parcel id in the path must not hold a card number");
             parcelId = null;
         }
         if (json == null || !json.isObject()) {

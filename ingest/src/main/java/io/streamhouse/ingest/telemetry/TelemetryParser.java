@@ -5,6 +5,7 @@ import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
+import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.ingest.http.JsonFields;
 import io.streamhouse.ingest.intake.Submission;
 
@@ -87,6 +88,10 @@ public final class TelemetryParser {
         }
         if (!JsonFields.ID.matcher(fromTopic).matches()) {
             fields.error(JsonFields.join(path, "vehicleId"), "the vehicle id in the MQTT topic " + JsonFields.ID_HINT);
+            return null;
+        }
+        if (CardNumbers.contains(fromTopic)) {
+            fields.error(JsonFields.join(path, "vehicleId"), "the vehicle id in the MQTT topic must not hold a card number");
             return null;
         }
         if (json.hasNonNull("vehicleId") && inBody != null && !inBody.equals(fromTopic)) {

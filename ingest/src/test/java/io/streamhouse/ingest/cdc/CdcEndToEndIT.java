@@ -149,6 +149,57 @@ class CdcEndToEndIT {
     }
 
     /**
+     * A card number typed into the shop database (an e-mail, an address line) is masked by the Connect converter
+     * before it reaches {@code shop.cdc.changes}, so neither the raw capture topic nor the domain topics nor their
+     * dead-letter topics hold it in clear (docs/security.md, "PII").
+     */
+    @Test
+    void aCardNumberTypedIntoTheShopDatabaseIsOnNoTopicInClear() throws Exception {
+        String customer = "pan-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection c = platform.postgres().connect();
+             Domain<CustomerEvent> customers = new Domain<>(Topics.CUSTOMERS.name(), CustomerEvent.class)) {
+            ShopTestWriter shop = new ShopTestWriter(c);
+            shop.register(customer, "5555555555554444@example.com", Instant.now());
+            CustomerEvent registered = customers.await(customer, e -> e.getChange() instanceof CustomerRegistered);
+            assertThat(((CustomerRegistered) registered.getChange()).getEmail()).isEqualTo("****************@example.com");
+            shop.moveTo(customer, "Card 4111 1111 1111 1111");
+            CustomerEvent moved = customers.await(customer, e -> e.getChange() instanceof CustomerAddressChanged);
+            assertThat(((CustomerAddressChanged) moved.getChange()).getCurrent().getLine1()).isEqualTo("Card **** **** **** ****");
+        }
+        var scanner = new io.streamhouse.domain.pii.PanScanner();
+        long records = 0;
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                platform.bootstrapServers(), ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> partitions = new ArrayList<>();
+            for (String topic : List.of(Topics.CDC_SHOP_CHANGES.name(), Topics.CUSTOMERS.name(), Topics.ORDERS.name(),
+                    Topics.deadLetterOf(Topics.CDC_SHOP_CHANGES).name())) {
+                var infos = consumer.partitionsFor(topic);
+                if (infos != null) {
+                    infos.forEach(p -> partitions.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var end = consumer.endOffsets(partitions);
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                assertThat(System.nanoTime()).as("read the CDC topics to their end within 60 s").isLessThan(until);
+                for (var r : consumer.poll(Duration.ofMillis(200))) {
+                    String where = r.topic() + "/" + r.partition() + "@" + r.offset();
+                    scanner.scan(where + " key", r.key());
+                    scanner.scan(where + " value", r.value());
+                    r.headers().forEach(h -> scanner.scan(where + " header " + h.key(), h.value()));
+                    records++;
+                }
+            }
+        }
+        assertThat(records).isPositive();
+        assertThat(scanner.hits()).as("Luhn-valid digit runs in %d CDC records", records).isEmpty();
+    }
+
+    /**
      * The Connect worker is killed with {@code kill -9} while a writer commits orders, then started again: every order
      * is placed exactly once on {@code shop.orders} (read_committed) — count, ids and event ids checked — and the raw
      * capture topic itself holds each order's insert exactly once (exactly-once source, not only the topology's

@@ -214,6 +214,46 @@ class CdcNormalisationTopologyTest {
         assertThat(orders.readValuesToList()).hasSize(1);
     }
 
+    @Test
+    void noCardNumberTypedIntoTheShopDatabaseReachesAnOutputOrADeadLetterInClear() {
+        String visa = "4111111111111111";
+        String master = "5555555555554444";
+        raw.pipeInput(changes.change("customers", "c", null, customer("c-pan", visa + "@example.com"), 10));
+        raw.pipeInput(changes.change("addresses", "c", null, address("c-pan", "Card 4111 1111 1111 1111"), 10));
+        raw.pipeInput(("k" + master).getBytes(StandardCharsets.UTF_8), ("not the wire format " + master).getBytes(StandardCharsets.UTF_8));
+        raw.pipeInput(changes.change("order_lines", "c", null, line("o-pan", 1, "sku-" + master, 1, "1"), 40)); // no pending order
+
+        var scanner = new io.streamhouse.domain.pii.PanScanner();
+        for (String topic : List.of(Topics.CUSTOMERS.name(), Topics.ORDERS.name(), Topics.deadLetterOf(Topics.CDC_SHOP_CHANGES).name())) {
+            for (var r : driver.createOutputTopic(topic, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer())
+                    .readRecordsToList()) {
+                scanner.scan(topic + " key", r.key());
+                scanner.scan(topic + " value", r.value());
+                r.headers().forEach(h -> scanner.scan(topic + " header " + h.key(), h.value()));
+            }
+        }
+        assertThat(scanner.scannedTexts()).as("a customer and two dead letters were scanned").isGreaterThanOrEqualTo(5);
+        assertThat(scanner.hits()).isEmpty();
+    }
+
+    @Test
+    void aDeadLetterKeepsItsBytesButForCardNumbersDigitByDigit() {
+        raw.pipeInput(changes.change("order_lines", "c", null, line("o-pan", 1, "sku-5555555555554444", 1, "1"), 40));
+        var dead = dlq.readRecordsToList();
+        assertThat(dead).hasSize(1);
+        assertThat(new String(dead.get(0).value(), StandardCharsets.ISO_8859_1)).contains("sku-****************");
+        assertThat(reason(dead.get(0))).contains("outside the order's placement");
+    }
+
+    @Test
+    void aCardNumberInACustomersTextColumnsIsMaskedOnTheEvent() {
+        raw.pipeInput(changes.change("customers", "c", null, customer("c-pan", "4111111111111111@example.com"), 10));
+        raw.pipeInput(changes.change("addresses", "c", null, address("c-pan", "Card 4111 1111 1111 1111"), 10));
+        CustomerRegistered registered = (CustomerRegistered) customers.readValuesToList().get(0).getChange();
+        assertThat(registered.getEmail()).isEqualTo("[pan]@example.com");
+        assertThat(registered.getAddress().getLine1()).isEqualTo("Card [pan]");
+    }
+
     private static String reason(TestRecord<byte[], byte[]> r) {
         return new String(r.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8);
     }
