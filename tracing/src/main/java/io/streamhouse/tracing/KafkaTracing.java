@@ -57,7 +57,12 @@ public final class KafkaTracing {
 
     /** A producer that writes a publish span and the current trace into each record's headers. */
     public static <K, V> Producer<K, V> producer(OpenTelemetry openTelemetry, Producer<K, V> producer) {
-        return KafkaTelemetry.create(openTelemetry).wrap(producer);
+        return telemetry(openTelemetry).wrap(producer);
+    }
+
+    /** Kafka client instrumentation that writes {@code traceparent} only, never a caller's {@code tracestate}. */
+    static KafkaTelemetry telemetry(OpenTelemetry openTelemetry) {
+        return KafkaTelemetry.create(TraceParentOnly.onTopics(openTelemetry));
     }
 
     /** The trace a record's headers carry; the root context when they carry none. */

@@ -20,7 +20,7 @@ public final class TracingClientSupplier implements KafkaClientSupplier {
     private final KafkaTelemetry telemetry;
 
     public TracingClientSupplier(OpenTelemetry openTelemetry) {
-        this.telemetry = KafkaTelemetry.create(openTelemetry);
+        this.telemetry = KafkaTracing.telemetry(openTelemetry);
     }
 
     @Override
