@@ -232,7 +232,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                       Map<String, Long> snapshots) throws Exception {
         String liveId = liveId(target), app = target.shadowApplicationId(shadowId);
         Cut liveCut = Cut.take(admin, target.inputTopics());
-        if (!Groups.awaitCaughtUp(admin, liveId, liveCut, target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
+        if (!Groups.awaitCaughtUp(admin, liveId, target.committedPart(liveCut, OutputTopics.LIVE), target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
                 left -> { }, () -> false)) {
             throw new Endpoints.EnvironmentException("the live application " + liveId + " has not reached the cut within "
                     + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");
@@ -288,7 +288,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         ShadowRun.Result result = ShadowRun.run(target, app, outputs, shadowCut, admin, endpoints.bootstrapServers(), serdes,
                 stateDir, timeout, progress);
         // The stitch ended at the live cut: that is where a promoted shadow continues on the live inputs.
-        ShadowRun.resetToCut(admin, app, plan.liveCut());
+        ShadowRun.resetToCut(admin, app, target.committedPart(plan.liveCut(), OutputTopics.LIVE));
         Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
         OutputTopics liveOutputs = target == Target.DECISIONS ? new OutputTopics(decisionsOutputPrefix) : OutputTopics.LIVE;
         Verify.Side live = new Verify.Side(plan.liveId(), liveOutputs);

@@ -33,6 +33,25 @@ public record Cut(Map<TopicPartition, Long> offsets, Map<TopicPartition, Long> e
         return offsets.entrySet().stream().mapToLong(e -> e.getValue() - earliest.getOrDefault(e.getKey(), 0L)).sum();
     }
 
+    /**
+     * This cut without {@code topics}' partitions: what a group commits when those topics are read by a global store
+     * (its thread keeps no group offsets, and a global store's updater applies the whole cut itself).
+     */
+    public Cut without(Collection<String> topics) {
+        Map<TopicPartition, Long> keptOffsets = new HashMap<>(), keptEarliest = new HashMap<>();
+        offsets.forEach((tp, end) -> {
+            if (!topics.contains(tp.topic())) {
+                keptOffsets.put(tp, end);
+            }
+        });
+        earliest.forEach((tp, start) -> {
+            if (!topics.contains(tp.topic())) {
+                keptEarliest.put(tp, start);
+            }
+        });
+        return new Cut(keptOffsets, keptEarliest);
+    }
+
     public static Cut take(Admin admin, Collection<String> topics) throws ExecutionException, InterruptedException, TimeoutException {
         Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();

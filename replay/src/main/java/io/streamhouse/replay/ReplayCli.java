@@ -270,7 +270,7 @@ public final class ReplayCli implements Callable<Integer> {
                         cut.span(), cut.offsets().size(), shadowApp);
             }
             // Live at the cut: live has committed the cut on every input (it may have gone further if input flows).
-            if (!Groups.awaitCaughtUp(admin, liveId, cut, target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
+            if (!Groups.awaitCaughtUp(admin, liveId, target.committedPart(cut, OutputTopics.LIVE), target.repartitionTopics(liveId), Duration.ofSeconds(liveTimeoutSeconds),
                     left -> { }, () -> false)) {
                 throw new Endpoints.EnvironmentException("the live application " + liveId + " has not reached the cut within "
                         + liveTimeoutSeconds + " s (--live-timeout): is it running and keeping up?");

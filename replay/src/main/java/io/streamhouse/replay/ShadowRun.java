@@ -70,11 +70,12 @@ final class ShadowRun {
         }
         CutFilter.Counts counts = CutFilter.countsOf(shadowApplicationId);
         Instant began = Instant.now();
-        long span = Math.max(1, cut.span());
+        Cut committed = target.committedPart(cut, outputs);
+        long span = Math.max(1, committed.span());
         boolean caughtUp;
         streams.start();
         try {
-            caughtUp = Groups.awaitCaughtUp(admin, shadowApplicationId, cut, target.repartitionTopics(shadowApplicationId), timeout,
+            caughtUp = Groups.awaitCaughtUp(admin, shadowApplicationId, committed, target.repartitionTopics(shadowApplicationId), timeout,
                     left -> progress.update(target.label(), span - Math.min(span, left), span, counts.applied().sum(),
                             Duration.between(began, Instant.now())),
                     () -> failure.get() != null || streams.state() == KafkaStreams.State.ERROR
@@ -90,7 +91,7 @@ final class ShadowRun {
             throw new Endpoints.EnvironmentException("the shadow " + shadowApplicationId + " did not reach the cut within "
                     + timeout.toSeconds() + " s (--timeout)");
         }
-        resetToCut(admin, shadowApplicationId, cut);
+        resetToCut(admin, shadowApplicationId, committed);
         streams.cleanUp();
         progress.done(target.label(), counts.applied().sum(), took);
         return new Result(shadowApplicationId, took, counts.applied().sum(), counts.dropped().sum());
@@ -104,7 +105,7 @@ final class ShadowRun {
      * parcel's {@code scans} and a customer's {@code orderCount} count a repeat that is not the newest event again),
      * which {@link NoReprocessing} turns into a failure; it saves a transaction per commit and lets the customer
      * folds read the repartitioned orders and decisions as they are written rather than a commit later. A target
-     * whose topology reads its own output back (decisions: the profiles global table) keeps exactly-once, so that it
+     * whose topology reads its own output back (decisions: review outcomes' fraud flags through the alerts global table) keeps exactly-once, so that it
      * sees that output as live does, once committed.
      */
     static Map<String, Object> settings(Target target) {

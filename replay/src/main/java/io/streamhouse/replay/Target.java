@@ -136,6 +136,23 @@ public enum Target {
         };
     }
 
+    /**
+     * Inputs read by a global store's own processor rather than by a stream task (decisions: the customer profiles,
+     * folded from {@code shop.customers}). They are in the cut, which bounds what that processor applies, but the
+     * group commits no offsets on them: a shadow is caught up when its stream inputs are.
+     */
+    public List<String> globalStoreInputTopics() {
+        return switch (this) {
+            case SERVING -> List.of();
+            case DECISIONS -> List.of(Topics.CUSTOMERS.name());
+        };
+    }
+
+    /** The part of {@code cut} the group commits: without the global store inputs, as read through {@code outputs}. */
+    public Cut committedPart(Cut cut, OutputTopics outputs) {
+        return cut.without(globalStoreInputTopics().stream().map(outputs::input).toList());
+    }
+
     /** The stream inputs as typed topics. */
     public List<Topic<String, ?>> inputs() {
         return inputs;
@@ -146,9 +163,10 @@ public enum Target {
     }
 
     /**
-     * Whether a shadow of this target must run exactly-once: the decision topology reads its own profiles back through
-     * a global table, and what a decision saw of them depends on when they became visible (committed, in live). The
-     * serving topology reads only the inputs and its own repartition topics (see {@link ShadowRun#settings}).
+     * Whether a shadow of this target must run exactly-once: the decision topology reads its own output back through
+     * a global table (a confirmed review outcome becomes a fraud alert on {@code alerts.fraud}), and what a decision
+     * saw of it depends on when it became visible (committed, in live). The serving topology reads only the inputs
+     * and its own repartition topics (see {@link ShadowRun#settings}).
      */
     public boolean shadowExactlyOnce() {
         return this == DECISIONS;

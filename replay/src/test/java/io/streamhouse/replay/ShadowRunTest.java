@@ -17,8 +17,24 @@ class ShadowRunTest {
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
                 .containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         assertThat(ShadowRun.settings(Target.DECISIONS))
-                .as("it reads its own profiles back, as live does: once committed")
+                .as("it reads its own fraud flags back, as live does: once committed")
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    }
+
+    @Test
+    void aDecisionsShadowIsCaughtUpOnItsStreamInputsWhileItsProfileStoreAppliesTheWholeCut() {
+        TopicPartition customers = new TopicPartition("shop.customers", 0), requests = new TopicPartition("payments.transactions.requested", 0);
+        TopicPartition stitchedCustomers = new TopicPartition("bf.shop.customers", 0);
+        Cut cut = new Cut(java.util.Map.of(customers, 40L, requests, 90L, stitchedCustomers, 7L),
+                java.util.Map.of(customers, 0L, requests, 10L, stitchedCustomers, 0L));
+
+        // The global store's thread commits no group offsets: waiting for them on shop.customers never ends.
+        Cut committed = Target.DECISIONS.committedPart(cut, io.streamhouse.detection.streams.OutputTopics.LIVE);
+        assertThat(committed.offsets()).containsOnlyKeys(requests, stitchedCustomers);
+        assertThat(committed.span()).isEqualTo(80 + 7);
+        assertThat(Target.DECISIONS.committedPart(cut, new io.streamhouse.detection.streams.OutputTopics("x.").withInputs("bf."))
+                .offsets()).as("a backfill reads the stitched copy").containsOnlyKeys(customers, requests);
+        assertThat(Target.SERVING.committedPart(cut, io.streamhouse.detection.streams.OutputTopics.LIVE)).isEqualTo(cut);
     }
 
     @Test
