@@ -1,6 +1,5 @@
 package io.streamhouse.connect;
 
-import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.domain.wire.AvroSerdeConfig;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
@@ -33,8 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * tombstone) stays null. {@link #toConnectData} reads the id, fetches the writer's schema and maps it back.
  *
  * <p>Card numbers (Luhn-valid runs of 13-19 digits, {@code CardNumbers}) in any text of a written record are masked
- * digit by digit: Debezium's rows from the shop database are the one edge where outside text reaches a topic without
- * passing through ingest.
+ * digit by digit ({@link TextMasking}, on the Avro datum before it is encoded): Debezium's rows from the shop database
+ * are the one edge where outside text reaches a topic without passing through ingest.
  *
  * <p>Config: {@code schema.registry.url} (comma-separated URLs, as for the domain serializers). Failures are
  * {@link DataException}s that name the topic; Connect's {@code errors.tolerance} decides what happens then (the
@@ -103,19 +102,16 @@ public class RegistryAvroConverter implements Converter {
                 avro = avroSchemas.computeIfAbsent(schema, mapping::toAvroSchema);
                 datum = mapping.toAvroValue(schema, avro, value);
             }
+            // No card number in clear on a topic, whatever a shop row holds (docs/security.md, "PII"): every text of
+            // the record (strings, map keys, at any depth) has a card number's digits masked as '*'.
+            datum = TextMasking.mask(datum, avro);
             int id = client.register(subject(topic, avro), avro);
             ByteArrayOutputStream out = new ByteArrayOutputStream(128);
             out.write(WireFormat.header(id));
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
             new GenericDatumWriter<>(avro).write(datum, encoder);
             encoder.flush();
-            // No card number in clear on a topic, whatever a shop row holds (docs/security.md, "PII"): its digits are
-            // masked as '*' in the encoded record. An Avro string is its length then its bytes, so the same length
-            // keeps the record readable. The header is left alone (a schema id is four binary bytes, never text).
-            byte[] bytes = out.toByteArray();
-            byte[] body = CardNumbers.mask(Arrays.copyOfRange(bytes, WireFormat.HEADER_SIZE, bytes.length));
-            System.arraycopy(body, 0, bytes, WireFormat.HEADER_SIZE, body.length);
-            return bytes;
+            return out.toByteArray();
         } catch (DataException e) {
             throw new DataException("cannot convert a record for topic '" + topic + "' to Avro: " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {

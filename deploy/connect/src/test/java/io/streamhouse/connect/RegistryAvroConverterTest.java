@@ -77,6 +77,34 @@ class RegistryAvroConverterTest {
         assertThat(back.get("id")).isEqualTo("o-1");
     }
 
+    /**
+     * The CI failure of 2026-12-03: a customer id ending in digits, then the e-mail's length prefix (an ASCII digit for
+     * 24-28 characters), then the card number made a run with three digits too many, and the encoded-bytes scan let
+     * it through. Masking the values, not the bytes, cannot be misled by what lies next to a text.
+     */
+    @Test
+    void aCardNumberRightAfterAFieldEndingInDigitsIsMaskedAndNeighboursAreNot() {
+        org.apache.kafka.connect.data.Schema customer = SchemaBuilder.struct().name("shopdb.shop.customers.Value")
+                .field("id", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("email", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("phone", org.apache.kafka.connect.data.Schema.STRING_SCHEMA)
+                .field("attrs", SchemaBuilder.map(org.apache.kafka.connect.data.Schema.STRING_SCHEMA,
+                        org.apache.kafka.connect.data.Schema.STRING_SCHEMA).build())
+                .build();
+        RegistryAvroConverter c = converter(false, null);
+        byte[] bytes = c.fromConnectData("shop.cdc.changes", customer, new Struct(customer).put("id", "pan-8d3f2a19")
+                .put("email", "5555555555554444@example.com").put("phone", "4111111111111")
+                .put("attrs", Map.of("4012888888881881", "1234567890123")));
+
+        Struct back = (Struct) c.toConnectData("shop.cdc.changes", bytes).value();
+        assertThat(back.get("email")).isEqualTo("****************@example.com");
+        assertThat(back.get("id")).as("the neighbour's digits stay").isEqualTo("pan-8d3f2a19");
+        assertThat(back.get("phone")).as("13 digits, not Luhn-valid: not a card").isEqualTo("4111111111111");
+        assertThat(back.getMap("attrs")).containsExactly(Map.entry("****************", "1234567890123"));
+        assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).doesNotContain("5555555555554444")
+                .doesNotContain("4012888888881881");
+    }
+
     @Test
     void roundTripKeepsExactDecimalsTimestampsAndOptionals() {
         RegistryAvroConverter c = converter(false, null);

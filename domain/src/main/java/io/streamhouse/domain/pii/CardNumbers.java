@@ -60,6 +60,30 @@ public final class CardNumbers {
     }
 
     /**
+     * {@code text} with every digit of every card number replaced by {@code *}, its length and separators kept
+     * ({@code "4111 1111 1111 1111"} reads {@code "**** **** **** ****"}); the same instance when there is none. For
+     * values inside framed data whose length must not change.
+     */
+    public static String maskDigits(String text) {
+        if (text == null) {
+            return null;
+        }
+        List<Found> found = find(text, false);
+        if (found.isEmpty()) {
+            return text;
+        }
+        char[] out = text.toCharArray();
+        for (Found f : found) {
+            for (int k = f.start(); k < f.end(); k++) {
+                if (isDigit(out[k])) {
+                    out[k] = '*';
+                }
+            }
+        }
+        return new String(out);
+    }
+
+    /**
      * Bytes with every digit of every card number replaced by {@code *}, all other bytes untouched and the length
      * kept, so that framed data (an Avro string's length prefix, a JSON document) stays readable; read byte for byte
      * as ISO-8859-1, so a UTF-8 payload keeps its multi-byte characters. The same array when there is none.

@@ -49,6 +49,15 @@ class CardNumbersTest {
     }
 
     @Test
+    void maskDigitsKeepsTheLengthAndTheSeparators() {
+        assertThat(CardNumbers.maskDigits("Card 4111 1111 1111 1111, tel 0612345678")).isEqualTo("Card **** **** **** ****, tel 0612345678");
+        assertThat(CardNumbers.maskDigits(VISA + "@example.com")).isEqualTo("****************@example.com");
+        String clean = "order o-20260302-000123";
+        assertThat(CardNumbers.maskDigits(clean)).isSameAs(clean);
+        assertThat(CardNumbers.maskDigits(null)).isNull();
+    }
+
+    @Test
     void aCardNumberAtTheStartOfAnAvroStringIsFoundDespiteItsLengthPrefix() {
         // "5555555555554444@example.com" is 28 characters: its Avro length prefix is zigzag(28) = 56 = '8'.
         byte[] avro = new byte[]{0x02, 56, '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '5', '4', '4', '4', '4',
