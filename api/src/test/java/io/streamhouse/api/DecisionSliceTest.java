@@ -3,7 +3,7 @@ package io.streamhouse.api;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.streamhouse.api.testing.TestSpans;
+import io.streamhouse.tracing.testing.RecordedSpans;
 import jakarta.inject.Inject;
 import io.quarkus.test.junit.QuarkusTest;
 import io.streamhouse.domain.testdata.Cards;
@@ -103,7 +103,7 @@ class DecisionSliceTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 for (var r : consumer.poll(Duration.ofMillis(200))) {
                     if ("slice-traced".equals(r.key())) {
-                        assertThat(TestSpans.traceIdOf(r.headers())).as("trace on the decision record").isEqualTo(traceId);
+                        assertThat(RecordedSpans.traceIdOf(r.headers())).as("trace on the decision record").isEqualTo(traceId);
                         return true;
                     }
                 }
@@ -111,11 +111,11 @@ class DecisionSliceTest {
             });
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            var trace = TestSpans.ofTrace(spans, traceId);
+            var trace = RecordedSpans.ofTrace(spans, traceId);
             assertThat(trace).as("the topology's process span, child of the request's publish span").anyMatch(s ->
                     s.getKind() == SpanKind.CONSUMER && publishSpanId.equals(s.getParentSpanId())
-                            && Topics.TRANSACTION_REQUESTS.name().equals(s.getAttributes().get(TestSpans.DESTINATION)));
-            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_DECISIONS.name())).as("decision publish").isTrue();
+                            && Topics.TRANSACTION_REQUESTS.name().equals(s.getAttributes().get(RecordedSpans.DESTINATION)));
+            assertThat(RecordedSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_DECISIONS.name())).as("decision publish").isTrue();
         });
     }
 

@@ -16,18 +16,11 @@ import io.streamhouse.api.serving.Answer;
 import io.streamhouse.api.serving.ProjectionQueries;
 import io.streamhouse.api.serving.Views;
 import io.streamhouse.domain.pii.PanScanner;
+import io.streamhouse.domain.pii.TopicPanScan;
 import io.streamhouse.platform.SharedPlatform;
 import io.streamhouse.platform.junit.QuarkusPlatformResource;
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.testing.TestTokens;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 
 import java.net.URL;
@@ -40,7 +33,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
@@ -187,7 +179,7 @@ class PiiServingTest {
 
         var scanner = new PanScanner();
         answers.forEach(a -> scanner.scan("answer", a));
-        long records = scanAllTopics(scanner);
+        long records = TopicPanScan.everyRecord(scanner, SharedPlatform.get().bootstrapServers());
         assertThat(Files.exists(LOG_FILE)).as(LOG_FILE.toAbsolutePath().toString()).isTrue();
         String log = Files.readString(LOG_FILE, StandardCharsets.ISO_8859_1);
         scanner.scan("log " + LOG_FILE, log);
@@ -200,41 +192,5 @@ class PiiServingTest {
             assertThat(String.join("\n", answers)).doesNotContain(p);
             assertThat(log).doesNotContain(p);
         }
-    }
-
-    /** Every record of every topic (internal ones too), from the start to the end offsets as they are now. */
-    static long scanAllTopics(PanScanner scanner) throws Exception {
-        String bootstrap = SharedPlatform.get().bootstrapServers();
-        Set<String> topics;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get();
-        }
-        long count = 0;
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : topics) {
-                consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                assertThat(System.nanoTime()).as("read every topic to its end within 60 s").isLessThan(until);
-                for (var rec : consumer.poll(Duration.ofMillis(200))) {
-                    String where = rec.topic() + "/" + rec.partition() + "@" + rec.offset();
-                    scanner.scan(where + " key", rec.key());
-                    scanner.scan(where + " value", rec.value());
-                    for (Header h : rec.headers()) {
-                        scanner.scan(where + " header", h.key());
-                        scanner.scan(where + " header " + h.key(), h.value());
-                    }
-                    count++;
-                }
-            }
-        }
-        return count;
     }
 }

@@ -52,8 +52,11 @@ public class ToolAccess implements ToolFilter {
         return Map.copyOf(roles);
     }
 
-    /** The roles that may call a tool; empty for an unknown tool or one without {@code @RolesAllowed}. */
-    static List<String> rolesOf(String tool) {
+    /**
+     * The roles that may call a tool; empty for an unknown tool or one without {@code @RolesAllowed}. Public for the
+     * route inventory, which holds docs/security.md's table to it.
+     */
+    public static List<String> rolesOf(String tool) {
         return ROLES.getOrDefault(tool, List.of());
     }
 

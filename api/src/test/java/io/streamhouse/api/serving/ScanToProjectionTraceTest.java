@@ -7,7 +7,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.streamhouse.api.testing.TestSpans;
+import io.streamhouse.tracing.testing.RecordedSpans;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.state.ParcelTracking;
@@ -78,10 +78,10 @@ class ScanToProjectionTraceTest {
 
             LatestValues<ParcelTracking> tracking = openStores.active(ServingStores.PARCEL_TRACKING, 0);
             assertThat(tracking.get("P-trace").value().getStatus()).as("the projection").isEqualTo("RECEIVED_AT_HUB");
-            var trace = TestSpans.ofTrace(spans, TRACE_ID);
+            var trace = RecordedSpans.ofTrace(spans, TRACE_ID);
             assertThat(trace).as("the fold's process span, child of the scan's publish span").anyMatch(s ->
                     s.getKind() == SpanKind.CONSUMER && PUBLISH_SPAN_ID.equals(s.getParentSpanId())
-                            && Topics.PARCEL_SCANS.name().equals(s.getAttributes().get(TestSpans.DESTINATION)));
+                            && Topics.PARCEL_SCANS.name().equals(s.getAttributes().get(RecordedSpans.DESTINATION)));
         }
     }
 }

@@ -5,7 +5,7 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.quarkus.test.junit.QuarkusTest;
-import io.streamhouse.ingest.testing.TestSpans;
+import io.streamhouse.tracing.testing.RecordedSpans;
 import io.streamhouse.tracing.KafkaTracing;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -161,7 +161,7 @@ class AuthorizeResourceTest {
         String id = "auth-trace-" + UUID.randomUUID();
         var answer = authorizeAsync(payment(id, "12.00", "5411"), 10_000);
         var onTheLog = recordOnTheLog(id);
-        String traceId = TestSpans.traceIdOf(onTheLog.getKey().headers());
+        String traceId = RecordedSpans.traceIdOf(onTheLog.getKey().headers());
         assertThat(traceId).as("traceparent header of the request record").isNotNull();
         var process = KafkaTracing.startProcessing(openTelemetry, Topics.TRANSACTION_REQUESTS.name(), onTheLog.getKey().headers());
         try (var ignored = process.makeCurrent()) {
@@ -172,14 +172,14 @@ class AuthorizeResourceTest {
         answer.get(20, TimeUnit.SECONDS).then().statusCode(200).body("decided", equalTo(true));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            var trace = TestSpans.ofTrace(spans, traceId);
+            var trace = RecordedSpans.ofTrace(spans, traceId);
             assertThat(trace).as("authorize HTTP span")
                     .anyMatch(s -> s.getKind() == SpanKind.SERVER && s.getName().contains("/v1/transactions/authorize"));
-            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_REQUESTS.name())).as("request publish").isTrue();
-            assertThat(TestSpans.has(trace, SpanKind.CONSUMER, Topics.TRANSACTION_REQUESTS.name())).as("decider process").isTrue();
-            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_DECISIONS.name())).as("decision publish").isTrue();
+            assertThat(RecordedSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_REQUESTS.name())).as("request publish").isTrue();
+            assertThat(RecordedSpans.has(trace, SpanKind.CONSUMER, Topics.TRANSACTION_REQUESTS.name())).as("decider process").isTrue();
+            assertThat(RecordedSpans.has(trace, SpanKind.PRODUCER, Topics.TRANSACTION_DECISIONS.name())).as("decision publish").isTrue();
             assertThat(trace).as("the waiter's span that answered the request").anyMatch(s -> s.getKind() == SpanKind.CONSUMER
-                    && Topics.TRANSACTION_DECISIONS.name().equals(s.getAttributes().get(TestSpans.DESTINATION))
+                    && Topics.TRANSACTION_DECISIONS.name().equals(s.getAttributes().get(RecordedSpans.DESTINATION))
                     && Boolean.TRUE.equals(s.getAttributes().get(AttributeKey.booleanKey("streamhouse.answered"))));
         });
     }

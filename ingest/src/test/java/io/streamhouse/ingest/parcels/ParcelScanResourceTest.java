@@ -3,7 +3,7 @@ package io.streamhouse.ingest.parcels;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.quarkus.test.junit.QuarkusTest;
-import io.streamhouse.ingest.testing.TestSpans;
+import io.streamhouse.tracing.testing.RecordedSpans;
 import jakarta.inject.Inject;
 import io.restassured.http.ContentType;
 import io.streamhouse.domain.event.ParcelStatus;
@@ -69,12 +69,12 @@ class ParcelScanResourceTest {
                 .post("/v1/parcels/{id}/scans", parcel).then().statusCode(202).extract().jsonPath();
 
         var record = LogRecords.awaitAt(Topics.PARCEL_SCANS, written.getInt("partition"), written.getLong("offset"));
-        String traceId = TestSpans.traceIdOf(record.headers());
+        String traceId = RecordedSpans.traceIdOf(record.headers());
         assertThat(traceId).as("traceparent header of the scan record").isNotNull();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            var trace = TestSpans.ofTrace(spans, traceId);
+            var trace = RecordedSpans.ofTrace(spans, traceId);
             assertThat(trace).anyMatch(s -> s.getKind() == SpanKind.SERVER && s.getName().contains("/v1/parcels/{id}/scans"));
-            assertThat(TestSpans.has(trace, SpanKind.PRODUCER, Topics.PARCEL_SCANS.name())).as("publish span").isTrue();
+            assertThat(RecordedSpans.has(trace, SpanKind.PRODUCER, Topics.PARCEL_SCANS.name())).as("publish span").isTrue();
         });
         // The value is the Avro wire format as before: the trace is a header beside it.
         assertThat(LogRecords.decode(Topics.PARCEL_SCANS, record.value()).getParcelId()).isEqualTo(parcel);

@@ -5,6 +5,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.streamhouse.domain.pii.PanScanner;
+import io.streamhouse.domain.pii.TopicPanScan;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.mqtt.MqttTelemetryBridge;
@@ -16,14 +17,6 @@ import io.streamhouse.platform.junit.QuarkusPlatformResource;
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.testing.TestTokens;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
@@ -35,8 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
@@ -56,8 +47,6 @@ import static org.awaitility.Awaitility.await;
 class PanScanTest {
     static final Path LOG_FILE = Path.of("target/quarkus-test.log");
     static final String RUN = UUID.randomUUID().toString().substring(0, 8);
-    /** W3C trace context, version 00: trace id, parent span id, flags — hex ids and nothing else. */
-    static final String TRACEPARENT = "00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}";
 
     @Inject
     TelemetryMessages telemetryMessages;
@@ -194,7 +183,7 @@ class PanScanTest {
         // The scan.
         var scanner = new PanScanner();
         answers.forEach(a -> scanner.scan("HTTP answer", a));
-        long records = scanAllTopics(scanner);
+        long records = TopicPanScan.everyRecord(scanner, SharedPlatform.get().bootstrapServers());
         assertThat(Files.exists(LOG_FILE)).as("the app's log file, " + LOG_FILE.toAbsolutePath()).isTrue();
         String log = Files.readString(LOG_FILE, StandardCharsets.ISO_8859_1);
         scanner.scan("log " + LOG_FILE, log);
@@ -208,49 +197,5 @@ class PanScanTest {
             assertThat(String.join("\n", answers)).doesNotContain(pan).doesNotContain(spaced(pan)).doesNotContain(dashed(pan));
             assertThat(log).doesNotContain(pan).doesNotContain(spaced(pan)).doesNotContain(dashed(pan));
         }
-    }
-
-    /** Every record of every topic (internal ones too), from the start to the end offsets as they are now. */
-    static long scanAllTopics(PanScanner scanner) throws Exception {
-        String bootstrap = SharedPlatform.get().bootstrapServers();
-        Set<String> topics;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            topics = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get();
-        }
-        long count = 0;
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
-                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (String topic : topics) {
-                consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                assertThat(System.nanoTime()).as("read every topic to its end within 60 s").isLessThan(until);
-                for (var r : consumer.poll(Duration.ofMillis(200))) {
-                    String where = r.topic() + "/" + r.partition() + "@" + r.offset();
-                    scanner.scan(where + " key", r.key());
-                    scanner.scan(where + " value", r.value());
-                    for (Header h : r.headers()) {
-                        scanner.scan(where + " header " + h.key(), h.key());
-                        if (h.key().equals("traceparent")) {
-                            // Random hex ids: 16 of their 48 digits are Luhn-valid one time in ten, so the
-                            // header is checked to be only a W3C trace context, never scanned as text.
-                            assertThat(new String(h.value(), StandardCharsets.US_ASCII))
-                                    .as(where + " header traceparent").matches(TRACEPARENT);
-                        } else {
-                            scanner.scan(where + " header " + h.key(), h.value());
-                        }
-                    }
-                    count++;
-                }
-            }
-        }
-        return count;
     }
 }
