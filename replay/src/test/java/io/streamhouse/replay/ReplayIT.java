@@ -190,7 +190,8 @@ class ReplayIT {
     }
 
     private static void awaitLiveAt(Target target, String applicationId) throws Exception {
-        Cut cut = Cut.take(admin, target.inputTopics());
+        // What the group commits: the decision app's profiles global store reads shop.customers without group offsets.
+        Cut cut = target.committedPart(Cut.take(admin, target.inputTopics()), io.streamhouse.detection.streams.OutputTopics.LIVE);
         assertThat(Groups.awaitCaughtUp(admin, applicationId, cut, target.repartitionTopics(applicationId), Duration.ofSeconds(120),
                 left -> { }, () -> false)).as("%s caught up with its inputs", applicationId).isTrue();
     }
