@@ -49,6 +49,7 @@ class LineageRunTest {
         run.onChange(State.RUNNING, State.REBALANCING);
         run.onChange(State.PENDING_SHUTDOWN, State.RUNNING);
         run.onChange(State.NOT_RUNNING, State.PENDING_SHUTDOWN);
+        assertThat(producer.history()).as("written once the app stopped, before close").hasSize(2);
         run.close();
 
         List<ProducerRecord<String, String>> sent = producer.history();
