@@ -8,6 +8,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerde;
 import io.streamhouse.domain.wire.InMemorySchemaRegistryClient;
 import io.streamhouse.lineage.LineageGraph;
+import io.streamhouse.lineage.LineageOutputs;
 import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.lineage.StreamsLineage;
 import io.streamhouse.lineage.TopicTransport;
@@ -20,8 +21,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -63,5 +68,25 @@ class CdcLineageTest {
         assertThat(graph.outputsOf(job)).isEqualTo(DescribedTopics.writtenBy(topology.describe()))
                 .containsExactly(Topics.deadLetterOf(Topics.CDC_SHOP_CHANGES).name(), Topics.CUSTOMERS.name(), Topics.ORDERS.name());
         assertThat(graph.node(job).runningRuns()).isZero();
+    }
+
+    /**
+     * The wiring in {@link CdcNormaliser#start}: a real KafkaStreams (against a port where no broker listens, so it
+     * never gets past starting) writes START into the lineage file when started and COMPLETE once it has stopped.
+     */
+    @Test
+    void theRunningNormaliserWritesStartAndCompleteToItsLineageFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("lineage/openlineage-events.jsonl");
+        var normaliser = CdcNormaliser.start(new CdcNormaliser.Settings("127.0.0.1:47199", "http://127.0.0.1:47198",
+                dir.resolve("state"), "lineage-test-cdc", Duration.ofMillis(10)), new LineageOutputs(false, java.util.Optional.of(file)));
+        List<String> started = Files.readAllLines(file);
+        normaliser.close();
+
+        List<String> lines = Files.readAllLines(file);
+        assertThat(started).hasSize(1);
+        assertThat(lines).hasSize(2).startsWith(started.get(0));
+        assertThat(lines).extracting(l -> OpenLineageClientUtils.runEventFromJson(l).getEventType().name()).containsExactly("START", "COMPLETE");
+        assertThat(lines).allSatisfy(l -> assertThat(LineageSchema.violations(l)).isEmpty());
+        assertThat(OpenLineageClientUtils.runEventFromJson(lines.get(0)).getJob().getName()).isEqualTo("lineage-test-cdc");
     }
 }
