@@ -29,6 +29,22 @@ public interface ApiConfig {
     /** Access control: rate limits, MCP resource metadata (docs/security.md). */
     io.streamhouse.security.http.AccessConfig security();
 
+    /** OpenLineage run events of both Streams apps (docs/security.md, "Lineage"). */
+    Lineage lineage();
+
+    interface Lineage {
+        /** Write them to lineage.events (what {@code GET /v1/lineage} reads). */
+        @io.smallrye.config.WithDefault("true")
+        boolean topic();
+
+        /** Also append them to this file, one JSON event per line; absent: no file. */
+        java.util.Optional<java.nio.file.Path> file();
+
+        default io.streamhouse.lineage.LineageOutputs outputs() {
+            return new io.streamhouse.lineage.LineageOutputs(topic(), file());
+        }
+    }
+
     /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
     @WithName("lake-query")
     LakeQuery lakeQuery();

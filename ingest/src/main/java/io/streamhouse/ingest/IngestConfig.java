@@ -117,6 +117,22 @@ public interface IngestConfig {
         @WithDefault("10ms")
         @WithName("commit-interval")
         Duration commitInterval();
+
+        /** The normaliser's OpenLineage run events (docs/security.md, "Lineage"). */
+        Lineage lineage();
+    }
+
+    interface Lineage {
+        /** Write them to lineage.events (what the api's {@code GET /v1/lineage} reads). */
+        @WithDefault("true")
+        boolean topic();
+
+        /** Also append them to this file, one JSON event per line; absent: no file. */
+        java.util.Optional<java.nio.file.Path> file();
+
+        default io.streamhouse.lineage.LineageOutputs outputs() {
+            return new io.streamhouse.lineage.LineageOutputs(topic(), file());
+        }
     }
 
     /** The synchronous authorize endpoint. */

@@ -8,6 +8,7 @@ import io.streamhouse.api.ApiConfig;
 import io.streamhouse.api.streams.StreamsTimeline;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
@@ -50,6 +51,7 @@ public class ServingStreams {
     private final OpenTelemetry openTelemetry;
     private volatile KafkaStreams streams;
     private volatile KeyRouter router;
+    private volatile LineageRun lineage;
 
     private final jakarta.enterprise.inject.Instance<MeterRegistry> registries;
     private KafkaStreamsMetrics metrics;
@@ -99,8 +101,11 @@ public class ServingStreams {
         withOverrides(props, config.serving().streams());
         OpenStores openStores = new OpenStores(config.serving().cachedKeysPerPartition());
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
-        KafkaStreams created = new KafkaStreams(tracedTopology(topologyConfig, serdes, openStores, openTelemetry, props), props,
-                new TracingClientSupplier(openTelemetry));
+        Topology topology = tracedTopology(topologyConfig, serdes, openStores, openTelemetry, props);
+        KafkaStreams created = new KafkaStreams(topology, props, new TracingClientSupplier(openTelemetry));
+        // START now, COMPLETE or FAIL from the state listener (or at close): docs/security.md, "Lineage".
+        LineageRun createdLineage = LineageRun.forStreams(applicationId, config.kafka().bootstrapServers(), topology.describe(),
+                config.lineage().outputs(), java.time.Clock.systemUTC());
         rebuildIfLaidOutOtherwise(created, Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId, StateLayout.of(topologyConfig));
         created.setUncaughtExceptionHandler(e -> {
@@ -113,15 +118,18 @@ public class ServingStreams {
         created.setStateListener((newState, oldState) -> {
             createdRouter.invalidateMetadata(); // partition owners change only in a rebalance
             timeline.onChange(newState, oldState);
+            createdLineage.onChange(newState, oldState);
         });
         created.setGlobalStateRestoreListener(timeline);
         router = createdRouter;
         streams = created;
+        lineage = createdLineage;
         if (registries.isResolvable()) {
             // Streams' own metrics (records-lag, process rates, commit latency) on /q/metrics, tagged kafka.*
             metrics = new KafkaStreamsMetrics(created);
             metrics.bindTo(registries.get());
         }
+        createdLineage.start();
         created.start();
         LOG.infof("Serving projections started as %s (application %s)", self, applicationId);
     }
@@ -256,6 +264,11 @@ public class ServingStreams {
         }
         if (s != null) {
             s.close(Duration.ofSeconds(10));
+        }
+        LineageRun l = lineage;
+        if (l != null) {
+            l.close();
+            lineage = null;
         }
     }
 }

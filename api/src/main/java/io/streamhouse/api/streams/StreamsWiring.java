@@ -53,10 +53,14 @@ public class StreamsWiring {
     /** One timeline, both roles: Quarkus' extension sets these on the decision application. */
     private final StreamsTimeline decisionTimeline = new StreamsTimeline("decision streams");
 
+    /** The timeline, and the lineage run, which ends with COMPLETE when the app stops and FAIL when it fails. */
     @Produces
     @jakarta.inject.Singleton
-    KafkaStreams.StateListener decisionStateListener() {
-        return decisionTimeline;
+    KafkaStreams.StateListener decisionStateListener(io.streamhouse.api.lineage.DecisionLineage lineage) {
+        return (newState, oldState) -> {
+            decisionTimeline.onChange(newState, oldState);
+            lineage.run().onChange(newState, oldState);
+        };
     }
 
     @Produces

@@ -41,7 +41,7 @@ class ApiRouteInventoryTest {
     void everyRouteNamesItsRoles() {
         var routes = RouteInventory.jaxRsRoutes();
         assertThat(routes).extracting(Route::path).contains("/v1/rules/{ruleId}", "/v1/transactions/{id}/decision",
-                "/v1/sql", "/internal/v1/state/{store}/{key}");
+                "/v1/sql", "/internal/v1/state/{store}/{key}", "/v1/lineage");
         RouteChecks.assertEveryRouteNamesItsRoles(routes, OPEN);
     }
 

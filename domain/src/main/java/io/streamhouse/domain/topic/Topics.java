@@ -101,6 +101,22 @@ public final class Topics {
             "Raw Debezium change events of the shop tables (customers, addresses, payment methods, orders, order "
                     + "lines, heartbeat), in commit order.");
 
+    /**
+     * OpenLineage run events (JSON, as the OpenLineage spec writes them, not Avro: any OpenLineage consumer reads them
+     * as they are) of every processor that emits them: START when it starts, COMPLETE or FAIL when it stops. Keyed
+     * {@code <job namespace>/<job name>/<run id>} and compacted: the latest event of each run stays, which is what the
+     * api's {@code GET /v1/lineage} folds into the graph; the full history of events is in each app's lineage file.
+     * One partition: a handful of events per start.
+     */
+    public static final Topic<String, String> LINEAGE_EVENTS = new Topic<>(
+            "lineage.events", String.class, String.class, 1, CleanupPolicy.COMPACT, FOREVER,
+            "OpenLineage run events (JSON) of the processors, keyed by job and run; latest per run.");
+
+    /** Operational topics that are not domain event logs (not Avro, not landed in the lake, no dead-letter topic). */
+    public static List<Topic<?, ?>> operational() {
+        return List.of(LINEAGE_EVENTS);
+    }
+
     /** Raw capture topics, each with its dead-letter topic: what the platform creates besides {@link #all()}. */
     public static List<Topic<?, ?>> cdcRaw() {
         return List.of(CDC_SHOP_CHANGES);
@@ -136,7 +152,10 @@ public final class Topics {
                 DEAD_LETTER_RETENTION, "Events of " + topic.name() + " that reached the CEP job behind its watermark, with the reason.");
     }
 
-    /** Every domain topic, its dead-letter topic and, for event-time inputs, its late-events topic: what the platform creates. */
+    /**
+     * Every domain topic, its dead-letter topic and, for event-time inputs, its late-events topic; the raw capture topics
+     * with theirs; the operational topics: what the platform creates.
+     */
     public static List<Topic<?, ?>> allWithDeadLetters() {
         var topics = new java.util.ArrayList<Topic<?, ?>>();
         for (Topic<String, ?> t : all()) {
@@ -150,6 +169,7 @@ public final class Topics {
             topics.add(t);
             topics.add(deadLetterOf(t));
         }
+        topics.addAll(operational());
         return List.copyOf(topics);
     }
 

@@ -5,11 +5,14 @@ import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.wire.AvroSerde;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
+import io.streamhouse.lineage.LineageOutputs;
+import io.streamhouse.lineage.LineageRun;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
@@ -48,19 +51,33 @@ public final class CdcNormaliser implements AutoCloseable {
 
     private final SchemaRegistryClient registry;
     private final KafkaStreams streams;
+    private final LineageRun lineage;
 
-    private CdcNormaliser(SchemaRegistryClient registry, KafkaStreams streams) {
+    private CdcNormaliser(SchemaRegistryClient registry, KafkaStreams streams, LineageRun lineage) {
         this.registry = registry;
         this.streams = streams;
+        this.lineage = lineage;
     }
 
     public static CdcNormaliser start(Settings settings) {
+        return start(settings, LineageOutputs.NONE);
+    }
+
+    /**
+     * Starts it, with an OpenLineage run written where {@code lineage} says: START now, COMPLETE or FAIL from the
+     * state listener, COMPLETE at the latest on {@link #close()} (docs/security.md, "Lineage").
+     */
+    public static CdcNormaliser start(Settings settings, LineageOutputs lineageOutputs) {
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(settings.registryUrl());
         var topology = CdcNormalisationTopology.build(registry, new CdcNormalisationTopology.Serdes2(
                 new AvroSerde<>(registry, CustomerEvent.class, false), new AvroSerde<>(registry, OrderEvent.class, false)));
         KafkaStreams streams = new KafkaStreams(topology, properties(settings));
+        LineageRun lineage = LineageRun.forStreams(settings.applicationId(), settings.bootstrapServers(), topology.describe(),
+                lineageOutputs, Clock.systemUTC());
+        streams.setStateListener(lineage);
+        lineage.start();
         streams.start();
-        return new CdcNormaliser(registry, streams);
+        return new CdcNormaliser(registry, streams, lineage);
     }
 
     static Properties properties(Settings settings) {
@@ -88,6 +105,7 @@ public final class CdcNormaliser implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(15));
+        lineage.close();
         registry.close();
     }
 }

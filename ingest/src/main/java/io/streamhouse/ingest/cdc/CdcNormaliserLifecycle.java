@@ -37,7 +37,7 @@ public class CdcNormaliserLifecycle implements HealthCheck {
         }
         normaliser = CdcNormaliser.start(new CdcNormaliser.Settings(config.kafka().bootstrapServers(),
                 config.schemaRegistry().url(), Path.of(config.cdc().stateDir()), config.cdc().applicationId(),
-                config.cdc().commitInterval()));
+                config.cdc().commitInterval()), config.cdc().lineage().outputs());
         LOG.infof("CDC normaliser started: %s -> shop.customers, shop.orders", CdcNormalisationTopology.RAW_TOPIC);
     }
 

@@ -1,0 +1,147 @@
+package io.streamhouse.lineage;
+
+import io.openlineage.client.OpenLineage.RunEvent;
+import io.openlineage.client.transports.FileConfig;
+import io.openlineage.client.transports.FileTransport;
+import io.openlineage.client.transports.Transport;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.TopologyDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One run of a Kafka Streams application, as OpenLineage sees it: {@link #start()} emits START, the application's
+ * state listener ({@link #onChange}) emits FAIL when Streams reaches ERROR and COMPLETE when it stops, and
+ * {@link #close()} emits COMPLETE if neither came (a shutdown that closed the producer first), then closes the
+ * outputs. Each run emits one START and at most one of COMPLETE / FAIL; a new run id per start.
+ * Thread-safe: stream threads and the shutdown thread may race to end a run.
+ */
+public final class LineageRun implements KafkaStreams.StateListener, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LineageRun.class);
+
+    private enum Phase { NEW, STARTED, ENDED }
+
+    private final StreamsLineage lineage;
+    private final List<Transport> transports;
+    private final Clock clock;
+    private final UUID runId = UUID.randomUUID();
+    private Phase phase = Phase.NEW;
+
+    public LineageRun(StreamsLineage lineage, List<Transport> transports, Clock clock) {
+        this.lineage = lineage;
+        this.transports = List.copyOf(transports);
+        this.clock = clock;
+    }
+
+    /**
+     * The run of {@code applicationId} whose topology is {@code description}, writing where {@code outputs} say: to
+     * {@code lineage.events} through a producer of its own on {@code bootstrapServers}, and/or to the file.
+     */
+    public static LineageRun forStreams(String applicationId, String bootstrapServers, TopologyDescription description,
+                                        LineageOutputs outputs, Clock clock) {
+        var lineage = new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description));
+        var transports = new ArrayList<Transport>();
+        if (outputs.topic()) {
+            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(applicationId, bootstrapServers),
+                    new StringSerializer(), new StringSerializer()), Topics.LINEAGE_EVENTS.name()));
+        }
+        outputs.file().ifPresent(file -> transports.add(new FileTransport(new FileConfig(file.toAbsolutePath().toString()))));
+        return new LineageRun(lineage, transports, clock);
+    }
+
+    /** Short timeouts: a broker that is away delays a start or a shutdown by seconds, not minutes. */
+    static Map<String, Object> producerProperties(String applicationId, String bootstrapServers) {
+        return Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.CLIENT_ID_CONFIG, applicationId + "-lineage",
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+    }
+
+    public UUID runId() {
+        return runId;
+    }
+
+    public StreamsLineage lineage() {
+        return lineage;
+    }
+
+    /** Emits START, once. */
+    public synchronized void start() {
+        if (phase != Phase.NEW) {
+            return;
+        }
+        phase = Phase.STARTED;
+        emit(lineage.start(runId, clock.instant()));
+    }
+
+    @Override
+    public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
+        if (newState == KafkaStreams.State.ERROR) {
+            fail("Kafka Streams application " + lineage.applicationId() + " went from " + oldState + " to ERROR", null);
+        } else if (newState == KafkaStreams.State.NOT_RUNNING) {
+            complete();
+        }
+    }
+
+    /** Emits FAIL with the message (and the stack trace of {@code cause}, when given), unless the run has ended. */
+    public synchronized void fail(String message, Throwable cause) {
+        if (phase != Phase.STARTED) {
+            return;
+        }
+        phase = Phase.ENDED;
+        emit(lineage.fail(runId, clock.instant(), message, cause == null ? null : stackTrace(cause)));
+    }
+
+    /** Emits COMPLETE, unless the run has ended or never started. */
+    public synchronized void complete() {
+        if (phase != Phase.STARTED) {
+            return;
+        }
+        phase = Phase.ENDED;
+        emit(lineage.complete(runId, clock.instant()));
+    }
+
+    @Override
+    public synchronized void close() {
+        complete();
+        for (Transport transport : transports) {
+            try {
+                transport.close();
+            } catch (Exception e) {
+                LOG.warn("Closing lineage output {} failed: {}", transport.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+
+    private void emit(RunEvent event) {
+        for (Transport transport : transports) {
+            try {
+                transport.emit(event);
+            } catch (RuntimeException e) {
+                LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.applicationId(),
+                        transport.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+
+    private static String stackTrace(Throwable cause) {
+        var out = new StringWriter();
+        cause.printStackTrace(new PrintWriter(out));
+        return out.toString();
+    }
+}
