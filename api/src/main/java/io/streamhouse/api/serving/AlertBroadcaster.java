@@ -56,6 +56,39 @@ public class AlertBroadcaster {
         return live;
     }
 
+    /** Alerts one subscriber may have waiting before it is told it fell behind. A burst of 1,000 fits. */
+    public static final int SUBSCRIBER_BUFFER = 1024;
+
+    /** One item of a subscriber's live stream: an alert, or the last item, saying that it fell too far behind. */
+    public sealed interface StreamItem permits NewAlert, Overflow {
+    }
+
+    public record NewAlert(Views.FeedAlertView alert) implements StreamItem {
+    }
+
+    /** The subscriber had {@code buffered} alerts waiting and more came: its stream ends here; re-read {@code /v1/alerts}. */
+    public record Overflow(int buffered) implements StreamItem {
+    }
+
+    /** What {@code GET /v1/alerts/stream} sends one subscriber: {@link #subscribe(Multi)} over the live alerts. */
+    public Multi<StreamItem> subscribe() {
+        return subscribe(live);
+    }
+
+    /**
+     * A subscriber's own stream over {@code alerts}: its own bounded buffer of {@link #SUBSCRIBER_BUFFER} alerts, so a
+     * slow reader neither holds the others back nor loses alerts silently. A bare {@link BroadcastProcessor} fails a
+     * subscriber that has not requested an item with a back-pressure failure, which ended the stream on the first
+     * burst of two alerts; now, when the buffer is full, the alerts waiting for it are dropped, it gets one
+     * {@link Overflow} item next, and its stream completes (it re-reads what it missed from {@code /v1/alerts}).
+     */
+    static Multi<StreamItem> subscribe(Multi<Views.FeedAlertView> alerts) {
+        return alerts.onOverflow().buffer(SUBSCRIBER_BUFFER)
+                .<StreamItem>map(NewAlert::new)
+                .onFailure(io.smallrye.mutiny.subscription.BackPressureFailure.class)
+                .recoverWithItem(f -> new Overflow(SUBSCRIBER_BUFFER));
+    }
+
     private void run() {
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
