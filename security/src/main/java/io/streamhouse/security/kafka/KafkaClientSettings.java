@@ -145,8 +145,11 @@ public final class KafkaClientSettings {
         return prefixed;
     }
 
-    /** An admin client's configuration: {@code own} settings, then the bootstrap servers and the security settings. */
-    public Map<String, Object> admin(String bootstrapServers, Map<String, ?> own) {
+    /**
+     * An admin client's configuration: {@code own} settings (a {@code Map} or {@code Properties} with String keys),
+     * then the bootstrap servers and the security settings.
+     */
+    public Map<String, Object> admin(String bootstrapServers, Map<?, ?> own) {
         return client(bootstrapServers, own);
     }
 
@@ -155,12 +158,12 @@ public final class KafkaClientSettings {
     }
 
     /** A producer's configuration: {@code own} settings, then the bootstrap servers and the security settings. */
-    public Map<String, Object> producer(String bootstrapServers, Map<String, ?> own) {
+    public Map<String, Object> producer(String bootstrapServers, Map<?, ?> own) {
         return client(bootstrapServers, own);
     }
 
     /** A consumer's configuration: {@code own} settings, then the bootstrap servers and the security settings. */
-    public Map<String, Object> consumer(String bootstrapServers, Map<String, ?> own) {
+    public Map<String, Object> consumer(String bootstrapServers, Map<?, ?> own) {
         return client(bootstrapServers, own);
     }
 
@@ -206,9 +209,10 @@ public final class KafkaClientSettings {
         return p;
     }
 
-    private Map<String, Object> client(String bootstrapServers, Map<String, ?> own) {
-        refuseSecurityKeys(own.keySet());
-        Map<String, Object> p = new LinkedHashMap<>(own);
+    private Map<String, Object> client(String bootstrapServers, Map<?, ?> own) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        own.forEach((k, v) -> p.put((String) k, v));
+        refuseSecurityKeys(p.keySet());
         p.put(BOOTSTRAP_SERVERS, requireBootstrap(bootstrapServers));
         p.putAll(security);
         return p;
@@ -221,10 +225,18 @@ public final class KafkaClientSettings {
         return bootstrapServers;
     }
 
+    /**
+     * Whether {@code key} is a security setting, bare or behind a client prefix ({@code consumer.}, {@code producer.},
+     * ...): for code that applies operator overrides after this class's settings and must refuse these.
+     */
+    public static boolean isSecuritySetting(String key) {
+        return isSecurityKey(unprefixed(key));
+    }
+
     /** Security belongs here only: a client that set its own would keep it when this class changes. */
     private static void refuseSecurityKeys(Set<String> keys) {
         for (String key : keys) {
-            if (isSecurityKey(unprefixed(key))) {
+            if (isSecuritySetting(key)) {
                 throw new IllegalArgumentException(key + " is set by KafkaClientSettings, not by a client");
             }
         }

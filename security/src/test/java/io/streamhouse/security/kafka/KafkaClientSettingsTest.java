@@ -130,6 +130,8 @@ class KafkaClientSettingsTest {
         assertThatThrownBy(() -> plain.connectWorker(BOOTSTRAP, Map.of("consumer.ssl.truststore.location", "x")))
                 .hasMessageContaining("consumer.ssl.truststore.location");
         assertThatThrownBy(() -> plain.admin(" ")).hasMessageContaining("bootstrap servers are required");
+        assertThat(KafkaClientSettings.isSecuritySetting("restore.consumer.ssl.keystore.location")).isTrue();
+        assertThat(KafkaClientSettings.isSecuritySetting("consumer.session.timeout.ms")).isFalse();
     }
 
     @Test
