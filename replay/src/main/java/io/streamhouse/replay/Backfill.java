@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.detection.streams.OutputTopics;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
@@ -404,9 +406,10 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
             throw new Endpoints.EnvironmentException("cannot create the shadow's input topics: " + e.getMessage(), e);
         }
         List<Stitch> stitches = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY)
+                .producer(bootstrap, Map.of(
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 20), new ByteArraySerializer(), new ByteArraySerializer());
+                ProducerConfig.LINGER_MS_CONFIG, 20)), new ByteArraySerializer(), new ByteArraySerializer());
              KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
             for (Topic<String, ?> topic : plan.topics()) {
                 stitches.addAll(stitchTopic(producer, consumer, serdes, plan.target(), topic, tables.get(topic.name()), plan.stitchCut(),
@@ -530,9 +533,9 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        return new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY).consumer(bootstrap, Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000)), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.detection.streams.OutputTopics;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
@@ -123,8 +125,9 @@ public final class ReplayCli implements Callable<Integer> {
 
         /** An admin client, once the broker answered (else exit 3 at once instead of long client timeouts). */
         Admin admin(Endpoints endpoints) {
-            Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.bootstrapServers(),
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
+            Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY)
+                    .admin(endpoints.bootstrapServers(), Map.of(
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000)));
             try {
                 admin.describeCluster().clusterId().get(10, TimeUnit.SECONDS);
                 return admin;

@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import org.apache.kafka.clients.admin.Admin;
@@ -50,10 +52,10 @@ final class ShadowRun {
                       Admin admin, String bootstrap, TopicSerdes serdes, Path stateDir, Duration timeout, Progress progress)
             throws InterruptedException {
         createOutputs(admin, target, shadowApplicationId);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, shadowApplicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.putAll(settings(target));
+        Properties own = new Properties();
+        own.put(StreamsConfig.APPLICATION_ID_CONFIG, shadowApplicationId);
+        own.putAll(settings(target));
+        Properties props = KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY).streams(bootstrap, own);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CutFilter.class.getName());
         props.put(CutFilter.CUT_CONFIG, cut.encode());

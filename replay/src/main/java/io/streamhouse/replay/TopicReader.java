@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -47,13 +49,13 @@ final class TopicReader {
     /** Every committed record of the partitions of {@code ends} before their end offset. */
     void read(Map<TopicPartition, Long> ends, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         // As ConsumerPerformance does (2 MB there): the default 64 KB socket buffer caps each fetch's window.
         config.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
-        try (var consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY)
+                .consumer(bootstrap, config), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(ends.keySet());
             consumer.seekToBeginning(ends.keySet());
             Instant deadline = Instant.now().plus(timeout);

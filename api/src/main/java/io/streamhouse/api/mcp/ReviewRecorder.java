@@ -1,5 +1,7 @@
 package io.streamhouse.api.mcp;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.pii.CardNumbers;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.api.decisions.DecisionQueries;
@@ -58,14 +60,14 @@ public class ReviewRecorder {
         this.decisions = decisions;
         this.rules = rules;
         this.clock = clock;
-        this.producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        this.producer = new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.API).producer(
+                config.kafka().bootstrapServers(), Map.<String, Object>of(
                 ProducerConfig.CLIENT_ID_CONFIG, "streamhouse-api-reviews",
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000,
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000),
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000)),
                 new StringSerializer(), serdes.valueSerde(Topics.REVIEW_OUTCOMES).serializer());
     }
 

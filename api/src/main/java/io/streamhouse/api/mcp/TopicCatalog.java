@@ -1,5 +1,7 @@
 package io.streamhouse.api.mcp;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.api.ApiConfig;
@@ -48,11 +50,11 @@ public class TopicCatalog {
     private final ObjectMapper mapper;
 
     public TopicCatalog(ApiConfig config, SchemaRegistryClient registry, ObjectMapper mapper) {
-        this.admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        this.admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.API).admin(
+                config.kafka().bootstrapServers(), Map.of(
                 AdminClientConfig.CLIENT_ID_CONFIG, "streamhouse-api-mcp",
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT_MS)));
         this.registry = registry;
         this.mapper = mapper;
     }

@@ -1,5 +1,7 @@
 package io.streamhouse.api.rules;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.decision.Rules;
 import io.streamhouse.domain.event.RuleDefinition;
@@ -25,11 +27,11 @@ public class RulePublisher {
     private final KafkaProducer<String, RuleDefinition> producer;
 
     public RulePublisher(ApiConfig config, TopicSerdes serdes) {
-        this.producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        this.producer = new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.API).producer(
+                config.kafka().bootstrapServers(), Map.<String, Object>of(
                 ProducerConfig.CLIENT_ID_CONFIG, "streamhouse-api-rules",
                 ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)),
                 new StringSerializer(), serdes.valueSerde(Topics.RULES).serializer());
     }
 

@@ -1,5 +1,7 @@
 package io.streamhouse.api.rules;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.quarkus.runtime.StartupEvent;
 import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.decision.DefaultRules;
@@ -44,10 +46,10 @@ public class RulesBootstrap {
 
     private static Set<String> presentRuleIds(String bootstrap) {
         Set<String> ids = new HashSet<>();
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        try (var consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.API).consumer(
+                bootstrap, Map.<String, Object>of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(), new ByteArrayDeserializer())) {
             var partitions = consumer.partitionsFor(Topics.RULES.name(), Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);

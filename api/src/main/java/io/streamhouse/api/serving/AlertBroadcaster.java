@@ -1,5 +1,7 @@
 package io.streamhouse.api.serving;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
@@ -90,11 +92,11 @@ public class AlertBroadcaster {
     }
 
     private void run() {
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.API).consumer(
+                config.kafka().bootstrapServers(), Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50)),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
             List<TopicPartition> partitions = new ArrayList<>();

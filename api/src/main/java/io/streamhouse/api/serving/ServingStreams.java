@@ -180,7 +180,8 @@ public class ServingStreams {
                                         int standbyReplicas, long commitIntervalMs, int streamThreads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.putAll(io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(
+                io.streamhouse.security.kafka.KafkaPrincipal.SERVING).streams(bootstrap, new Properties()));
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -213,7 +214,8 @@ public class ServingStreams {
      * refuses the ones correctness depends on, naming them.
      */
     public static Properties withOverrides(Properties props, Map<String, String> overrides) {
-        java.util.List<String> refused = overrides.keySet().stream().filter(FIXED::contains).sorted().toList();
+        java.util.List<String> refused = overrides.keySet().stream().filter(k -> FIXED.contains(k)
+                || io.streamhouse.security.kafka.KafkaClientSettings.isSecuritySetting(k)).sorted().toList();
         if (!refused.isEmpty()) {
             throw new IllegalArgumentException("streamhouse.serving.streams cannot set " + refused
                     + ": the serving application sets them itself (see ServingStreams.properties)");

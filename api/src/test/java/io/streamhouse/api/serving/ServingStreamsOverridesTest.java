@@ -55,6 +55,14 @@ class ServingStreamsOverridesTest {
     }
 
     @Test
+    void securityComesFromKafkaClientSettingsAndCannotBeOverridden() {
+        assertThat(defaults()).containsEntry(StreamsConfig.SECURITY_PROTOCOL_CONFIG, "PLAINTEXT");
+        assertThatThrownBy(() -> ServingStreams.withOverrides(defaults(), Map.of("consumer.sasl.jaas.config", "x")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[consumer.sasl.jaas.config]");
+    }
+
+    @Test
     void staticMembershipNamesEveryStreamThreadAfterTheInstance() {
         Properties props = ServingStreams.withStaticMembership(defaults(), java.util.Optional.of("api-pod-0"));
         StreamsConfig config = new StreamsConfig(props);

@@ -1,5 +1,7 @@
 package io.streamhouse.broker;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -206,10 +208,9 @@ public final class BrokerMain {
     }
 
     private static void awaitAnswer(String bootstrap) throws Exception {
-        Map<String, Object> config = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        Map<String, Object> config = KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(bootstrap, Map.of(
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis());
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis()));
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get(READY_PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }

@@ -1,5 +1,7 @@
 package io.streamhouse.connect;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,7 +29,6 @@ public final class WorkerConfig {
 
     public static Map<String, String> of(ConnectOptions options, int restPort) {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("bootstrap.servers", options.bootstrapServers());
         p.put("group.id", options.groupId());
         p.put("config.storage.topic", options.configTopic());
         p.put("offset.storage.topic", options.offsetTopic());
@@ -64,6 +65,7 @@ public final class WorkerConfig {
         // Unprefixed: the worker's own producers (config topic); "producer.": the source tasks' producers.
         p.put("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
         p.put("producer.transaction.timeout.ms", TRANSACTION_TIMEOUT_MS);
-        return p;
+        // The bootstrap servers and the security settings of the worker's clients and its connectors' clients.
+        return KafkaClientSettings.forPrincipal(KafkaPrincipal.CONNECT).connectWorker(options.bootstrapServers(), p);
     }
 }

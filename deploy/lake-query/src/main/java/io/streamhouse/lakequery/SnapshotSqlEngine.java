@@ -1,5 +1,7 @@
 package io.streamhouse.lakequery;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.streamhouse.domain.topic.Topic;
@@ -186,10 +188,11 @@ final class SnapshotSqlEngine implements AutoCloseable {
                 KafkaTable table = kafkaTable(topic, settings);
                 tables.put(table.id(), table);
             }
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+            admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.LAKE_QUERY)
+                    .admin(settings.bootstrapServers(), Map.of(
                     AdminClientConfig.CLIENT_ID_CONFIG, "streamhouse-lake-query",
                     AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000"));
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000")));
             SnapshotSqlEngine engine = new SnapshotSqlEngine(runner, cluster, tEnv, admin, iceberg, tables);
             for (KafkaTable table : tables.values()) {
                 engine.register(table, Map.of());
@@ -411,6 +414,7 @@ final class SnapshotSqlEngine implements AutoCloseable {
         options.put("connector", "kafka");
         options.put("topic", topic.name());
         options.put("properties.bootstrap.servers", settings.bootstrapServers());
+        options.putAll(KafkaClientSettings.forPrincipal(KafkaPrincipal.LAKE_QUERY).security("properties."));
         options.put("properties.isolation.level", "read_committed");
         options.put("properties.client.id.prefix", "streamhouse-lake-query");
         options.put("scan.startup.mode", "earliest-offset");

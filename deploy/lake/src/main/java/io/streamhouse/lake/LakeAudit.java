@@ -1,5 +1,7 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -127,9 +129,9 @@ public final class LakeAudit {
 
     /** Every record of {@code topic} a read_committed consumer reads, from the beginning to the end offsets of now. */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic, Duration timeout) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM)
+                .consumer(bootstrap, Map.of(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, timeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

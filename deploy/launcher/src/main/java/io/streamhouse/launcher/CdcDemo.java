@@ -1,5 +1,7 @@
 package io.streamhouse.launcher;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.OrderPlaced;
 import io.streamhouse.domain.topic.Topics;
@@ -37,10 +39,10 @@ final class CdcDemo {
         String customer = "demo-" + UUID.randomUUID().toString().substring(0, 8);
         String order = customer + "-o1";
         var registry = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString());
-        try (KafkaConsumer<String, OrderEvent> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers(),
+        try (KafkaConsumer<String, OrderEvent> consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM)
+                .consumer(platform.bootstrapServers(), Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)),
                 new StringDeserializer(), new AvroDeserializer<>(registry, OrderEvent.class, false))) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.ORDERS.name()).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();

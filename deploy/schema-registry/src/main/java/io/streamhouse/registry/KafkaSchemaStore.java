@@ -1,10 +1,12 @@
 package io.streamhouse.registry;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +67,7 @@ public final class KafkaSchemaStore implements SchemaStore {
     /** Creates the topic if it is missing, checks its shape if it exists, and opens the producer. */
     public static KafkaSchemaStore open(String bootstrapServers, String topic, short replicationFactor) {
         ensureTopic(bootstrapServers, topic, replicationFactor);
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "streamhouse-schema-registry-writer");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
@@ -78,15 +79,16 @@ public final class KafkaSchemaStore implements SchemaStore {
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, DELIVERY_TIMEOUT_MS);
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        return new KafkaSchemaStore(bootstrapServers, topic, new KafkaProducer<>(props));
+        return new KafkaSchemaStore(bootstrapServers, topic, new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.REGISTRY)
+                .producer(bootstrapServers, props)));
     }
 
     private static void ensureTopic(String bootstrapServers, String topic, short replicationFactor) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> props = new HashMap<>();
         props.put(AdminClientConfig.CLIENT_ID_CONFIG, "streamhouse-schema-registry-admin");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.REGISTRY)
+                .admin(bootstrapServers, props))) {
             try {
                 admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor)
                                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
@@ -147,8 +149,7 @@ public final class KafkaSchemaStore implements SchemaStore {
 
     @Override
     public void replay(Consumer<StoreRecord> sink) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-schema-registry-reader");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -157,7 +158,8 @@ public final class KafkaSchemaStore implements SchemaStore {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         TopicPartition partition = new TopicPartition(topic, 0);
         long deadline = System.nanoTime() + REPLAY_TIMEOUT.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.REGISTRY)
+                .consumer(bootstrapServers, props))) {
             Collection<TopicPartition> partitions = Set.of(partition);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

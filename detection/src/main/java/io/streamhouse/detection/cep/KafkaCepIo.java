@@ -2,6 +2,8 @@ package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -45,6 +47,7 @@ public final class KafkaCepIo {
             public <T extends SpecificRecord> Source<Either<DeadLetter, T>, ?, ?> of(Topic<String, T> topic) {
                 KafkaSourceBuilder<Either<DeadLetter, T>> builder = KafkaSource.<Either<DeadLetter, T>>builder()
                         .setBootstrapServers(bootstrap)
+                        .setProperties(KafkaClientSettings.forPrincipal(KafkaPrincipal.CEP).flink(new Properties()))
                         .setTopics(topic.name())
                         .setGroupId(groupId)
                         .setDeserializer(new WireDeserializationSchema<>(topic, registry))
@@ -95,7 +98,7 @@ public final class KafkaCepIo {
                 .setRecordSerializer(schema)
                 .setDeliveryGuarantee(guarantee)
                 .setTransactionalIdPrefix(transactionalIdPrefix)
-                .setKafkaProducerConfig(producer)
+                .setKafkaProducerConfig(KafkaClientSettings.forPrincipal(KafkaPrincipal.CEP).flink(producer))
                 .build();
     }
 

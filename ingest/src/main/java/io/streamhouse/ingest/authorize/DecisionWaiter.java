@@ -1,5 +1,7 @@
 package io.streamhouse.ingest.authorize;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.opentelemetry.api.OpenTelemetry;
@@ -59,13 +61,13 @@ public class DecisionWaiter {
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);
-        this.consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        this.consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).consumer(
+                config.kafka().bootstrapServers(), Map.<String, Object>of(
                 ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest-decision-waiter",
                 // Decisions come from an exactly-once topology: never hand out one whose transaction may abort.
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000),
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000)),
                 new StringDeserializer(), new ByteArrayDeserializer());
         // records-lag(-max) per partition, tagged client.id=streamhouse-ingest-decision-waiter
         this.metrics = new KafkaClientMetrics(consumer);

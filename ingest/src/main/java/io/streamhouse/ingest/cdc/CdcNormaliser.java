@@ -88,10 +88,10 @@ public final class CdcNormaliser implements AutoCloseable {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // guarantees
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        return p;
+        return io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(
+                io.streamhouse.security.kafka.KafkaPrincipal.CDC_NORMALISER).streams(settings.bootstrapServers(), p);
     }
 
     public KafkaStreams.State state() {

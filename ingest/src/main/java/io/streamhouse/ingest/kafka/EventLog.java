@@ -1,5 +1,7 @@
 package io.streamhouse.ingest.kafka;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.ingest.IngestConfig;
@@ -51,7 +53,6 @@ public class EventLog {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
         this.timeout = settings.publishTimeout();
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.kafka().bootstrapServers());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest");
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 1);
         config.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -61,7 +62,9 @@ public class EventLog {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
-        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()));
+        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(
+                KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(), config),
+                new StringSerializer(), new ByteArraySerializer()));
     }
 
     /**

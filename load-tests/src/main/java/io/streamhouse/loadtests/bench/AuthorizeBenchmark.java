@@ -1,8 +1,9 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.loadtests.generator.Loopback;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -140,7 +140,7 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
 
     private KafkaTool.EndToEnd endToEnd(String runId) throws Exception {
         String topic = "bench." + runId + ".e2e";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS).admin(bootstrap))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
                 return new KafkaTool(tools).endToEndLatency(bootstrap, topic, e2eMessages, size, Duration.ofMinutes(5));

@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.loadtests.generator.EventKind;
@@ -9,7 +11,6 @@ import io.streamhouse.loadtests.generator.GeneratorConfig;
 import io.streamhouse.loadtests.generator.KafkaSink;
 import io.streamhouse.loadtests.generator.Loopback;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -115,7 +116,7 @@ public final class IngestBenchmark implements Callable<Integer> {
 
     private KafkaTool.ProducerPerf producerPerformance(String runId) throws Exception {
         String topic = "bench." + runId + ".perf";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS).admin(bootstrap))) {
             admin.createTopics(List.of(new NewTopic(topic, 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
             try {
                 return new KafkaTool(tools).producerPerformance(bootstrap, topic, records, size, Duration.ofMinutes(5));

@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.events.Envelopes;
@@ -203,9 +205,9 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
     private void produce(AtomicLong produced) {
         String run = UUID.randomUUID().toString().substring(0, 8);
         try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(lake.registry);
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, lake.bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                     ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new ByteArraySerializer())) {
+             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS)
+                     .producer(lake.bootstrap, Map.of(
+                     ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5)), new StringSerializer(), new ByteArraySerializer())) {
             AvroSerializer<VehicleTelemetry> serializer = new AvroSerializer<>(client, VehicleTelemetry.class, false);
             String topic = Topics.VEHICLE_TELEMETRY.name();
             Pacer pacer = new Pacer(System.nanoTime(), rate, duration);

@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -121,7 +123,6 @@ public final class RebuildBenchmark implements Callable<Integer> {
     /** Records per topic before the cut (transaction markers excluded, aborted records included, as ConsumerPerformance reads). */
     private static Map<String, Long> countRecords(String bootstrap, JsonNode cut) {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
@@ -133,7 +134,8 @@ public final class RebuildBenchmark implements Callable<Integer> {
         });
         Map<String, Long> counts = new TreeMap<>();
         ends.keySet().forEach(tp -> counts.putIfAbsent(tp.topic(), 0L));
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS)
+                .consumer(bootstrap, props))) {
             consumer.assign(ends.keySet());
             consumer.seekToBeginning(ends.keySet());
             List<TopicPartition> open = new ArrayList<>(ends.keySet());

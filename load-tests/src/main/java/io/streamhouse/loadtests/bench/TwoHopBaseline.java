@@ -1,7 +1,8 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,7 +57,7 @@ final class TwoHopBaseline {
                boolean transactional) throws Exception {
         String hop1 = "bench." + runId + ".hop1";
         String hop2 = "bench." + runId + ".hop2";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS).admin(bootstrap))) {
             admin.createTopics(List.of(new NewTopic(hop1, 6, (short) 1), new NewTopic(hop2, 6, (short) 1))).all()
                     .get(30, TimeUnit.SECONDS);
             try {
@@ -179,25 +180,24 @@ final class TwoHopBaseline {
 
     private KafkaConsumer<byte[], byte[]> consumer(String group, boolean readCommitted) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         if (group != null) {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         }
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS)
+                .consumer(bootstrap, p), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    private Properties producerConfig(String transactionalId) {
+    private Map<String, Object> producerConfig(String transactionalId) {
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
         if (transactionalId != null) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }
-        return p;
+        return KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS).producer(bootstrap, p);
     }
 }

@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.generator;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
@@ -44,10 +46,10 @@ public final class KafkaSink implements Sink {
         config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
         // What the run's guarantees rest on: never overridden.
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS)
+                .producer(bootstrap, config), new StringSerializer(), new ByteArraySerializer());
     }
 
     @Override

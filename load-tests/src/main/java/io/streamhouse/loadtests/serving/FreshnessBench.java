@@ -1,5 +1,7 @@
 package io.streamhouse.loadtests.serving;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.GeoPoint;
@@ -113,8 +115,9 @@ public final class FreshnessBench implements Callable<Integer> {
     }
 
     private Map<String, Object> producerConfig(int lingerMs) {
-        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, lingerMs, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        return KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS)
+                .producer(bootstrap, Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, lingerMs, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true));
     }
 
     private int run(KafkaProducer<String, byte[]> producer, KafkaProducer<String, byte[]> probeProducer,
