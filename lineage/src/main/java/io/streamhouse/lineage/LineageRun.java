@@ -47,14 +47,15 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
 
     /**
      * The run of {@code applicationId} whose topology is {@code description}, writing where {@code outputs} say: to
-     * {@code lineage.events} through a producer of its own on {@code bootstrapServers}, and/or to the file.
+     * {@code lineage.events} through a producer of its own on {@code bootstrapServers} with the application's Kafka
+     * security settings {@code clientSecurity} ({@code KafkaClientSettings.security()}), and/or to the file.
      */
     public static LineageRun forStreams(String applicationId, String bootstrapServers, TopologyDescription description,
-                                        LineageOutputs outputs, Clock clock) {
+                                        LineageOutputs outputs, Clock clock, Map<String, String> clientSecurity) {
         var lineage = new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description));
         var transports = new ArrayList<Transport>();
         if (outputs.topic()) {
-            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(applicationId, bootstrapServers),
+            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(applicationId, bootstrapServers, clientSecurity),
                     new StringSerializer(), new StringSerializer()), Topics.LINEAGE_EVENTS.name()));
         }
         outputs.file().ifPresent(file -> transports.add(new FileTransport(new FileConfig(file.toAbsolutePath().toString()))));
@@ -62,14 +63,16 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
     }
 
     /** Short timeouts: a broker that is away delays a start or a shutdown by seconds, not minutes. */
-    static Map<String, Object> producerProperties(String applicationId, String bootstrapServers) {
-        return Map.of(
+    static Map<String, Object> producerProperties(String applicationId, String bootstrapServers, Map<String, String> clientSecurity) {
+        Map<String, Object> props = new java.util.HashMap<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.CLIENT_ID_CONFIG, applicationId + "-lineage",
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
                 ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000));
+        props.putAll(clientSecurity);
+        return props;
     }
 
     public UUID runId() {

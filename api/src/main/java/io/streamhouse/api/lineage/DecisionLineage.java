@@ -24,7 +24,8 @@ public class DecisionLineage {
     public DecisionLineage(ApiConfig config, Topology topology, Clock clock,
                            @ConfigProperty(name = "quarkus.kafka-streams.application-id") String applicationId) {
         this.run = LineageRun.forStreams(applicationId, config.kafka().bootstrapServers(), topology.describe(),
-                config.lineage().outputs(), clock);
+                config.lineage().outputs(), clock,
+                io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.DECISIONS).security());
     }
 
     void onStart(@Observes StartupEvent event) {

@@ -52,12 +52,12 @@ public class LineageLog {
     public Read readAll() {
         String topic = Topics.LINEAGE_EVENTS.name();
         Instant deadline = Instant.now().plus(DEADLINE);
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafka().bootstrapServers(),
+        try (var consumer = new KafkaConsumer<>(io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(
+                io.streamhouse.security.kafka.KafkaPrincipal.API).consumer(config.kafka().bootstrapServers(), Map.<String, Object>of(
                 ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-api-lineage-reader",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) DEADLINE.toMillis(),
-                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) DEADLINE.toMillis()),
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) DEADLINE.toMillis())),
                 new StringDeserializer(), new StringDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, DEADLINE);
             if (infos == null || infos.isEmpty()) {

@@ -105,7 +105,8 @@ public class ServingStreams {
         KafkaStreams created = new KafkaStreams(topology, props, new TracingClientSupplier(openTelemetry));
         // START now, COMPLETE or FAIL from the state listener (or at close): docs/security.md, "Lineage".
         LineageRun createdLineage = LineageRun.forStreams(applicationId, config.kafka().bootstrapServers(), topology.describe(),
-                config.lineage().outputs(), java.time.Clock.systemUTC());
+                config.lineage().outputs(), java.time.Clock.systemUTC(),
+                io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.SERVING).security());
         rebuildIfLaidOutOtherwise(created, Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId, StateLayout.of(topologyConfig));
         created.setUncaughtExceptionHandler(e -> {

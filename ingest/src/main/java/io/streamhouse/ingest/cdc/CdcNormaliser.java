@@ -73,7 +73,8 @@ public final class CdcNormaliser implements AutoCloseable {
                 new AvroSerde<>(registry, CustomerEvent.class, false), new AvroSerde<>(registry, OrderEvent.class, false)));
         KafkaStreams streams = new KafkaStreams(topology, properties(settings));
         LineageRun lineage = LineageRun.forStreams(settings.applicationId(), settings.bootstrapServers(), topology.describe(),
-                lineageOutputs, Clock.systemUTC());
+                lineageOutputs, Clock.systemUTC(),
+                io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.CDC_NORMALISER).security());
         streams.setStateListener(lineage);
         lineage.start();
         streams.start();
