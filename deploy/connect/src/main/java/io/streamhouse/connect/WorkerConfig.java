@@ -48,7 +48,8 @@ public final class WorkerConfig {
         p.put("key.converter.schema.registry.url", options.registryUrl());
         p.put("value.converter.schema.registry.url", options.registryUrl());
         p.put("topic.creation.enable", "true");
-        p.put("connector.client.config.override.policy", "All");
+        // Connectors may tune their clients but not change their credentials (NoCredentialOverrides).
+        p.put("connector.client.config.override.policy", "io.streamhouse.connect.NoCredentialOverrides"); // a string: this class runs in the parent, without connect-api
 
         p.put("scheduled.rebalance.max.delay.ms", "0");
         p.put("session.timeout.ms", "6000");

@@ -47,7 +47,7 @@ class ProductionConfigTest {
                 "http://127.0.0.1:8085"), 8083);
         for (String key : new String[]{"exactly.once.source.support", "group.id", "config.storage.topic",
                 "offset.storage.topic", "status.storage.topic", "key.converter", "value.converter", "plugin.discovery",
-                "scheduled.rebalance.max.delay.ms",
+                "scheduled.rebalance.max.delay.ms", "connector.client.config.override.policy",
                 "transaction.timeout.ms", "producer.transaction.timeout.ms", "offset.flush.interval.ms"}) {
             assertThat(p.getProperty(key)).as(key).isEqualTo(local.get(key));
         }
