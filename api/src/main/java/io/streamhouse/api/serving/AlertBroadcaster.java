@@ -54,10 +54,6 @@ public class AlertBroadcaster {
         thread.start();
     }
 
-    public Multi<Views.FeedAlertView> live() {
-        return live;
-    }
-
     /** Alerts one subscriber may have waiting before it is told it fell behind. A burst of 1,000 fits. */
     public static final int SUBSCRIBER_BUFFER = 1024;
 

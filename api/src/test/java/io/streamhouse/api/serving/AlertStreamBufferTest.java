@@ -16,13 +16,16 @@ class AlertStreamBufferTest {
                 List.of(), java.util.Map.of());
     }
 
+    /** A subscriber of its own stream over {@code live} that has requested {@code requested} items so far. */
+    private static AssertSubscriber<AlertBroadcaster.StreamItem> subscriber(BroadcastProcessor<Views.FeedAlertView> live, long requested) {
+        return AlertBroadcaster.subscribe(live).subscribe().withSubscriber(AssertSubscriber.create(requested));
+    }
+
     @Test
     void aBurstOfAThousandAlertsReachesASlowSubscriberAndAFastOneWhole() {
         BroadcastProcessor<Views.FeedAlertView> live = BroadcastProcessor.create();
-        AssertSubscriber<AlertBroadcaster.StreamItem> fast = AlertBroadcaster.subscribe(live).subscribe()
-                .withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
-        AssertSubscriber<AlertBroadcaster.StreamItem> slow = AlertBroadcaster.subscribe(live).subscribe()
-                .withSubscriber(AssertSubscriber.create(1));
+        AssertSubscriber<AlertBroadcaster.StreamItem> fast = subscriber(live, Long.MAX_VALUE);
+        AssertSubscriber<AlertBroadcaster.StreamItem> slow = subscriber(live, 1);
 
         for (int i = 0; i < 1_000; i++) {
             live.onNext(alert(i));
@@ -42,10 +45,8 @@ class AlertStreamBufferTest {
     @Test
     void aSubscriberThatFallsFurtherBehindGetsOneOverflowItemAndItsStreamEnds() {
         BroadcastProcessor<Views.FeedAlertView> live = BroadcastProcessor.create();
-        AssertSubscriber<AlertBroadcaster.StreamItem> fast = AlertBroadcaster.subscribe(live).subscribe()
-                .withSubscriber(AssertSubscriber.create(Long.MAX_VALUE));
-        AssertSubscriber<AlertBroadcaster.StreamItem> stalled = AlertBroadcaster.subscribe(live).subscribe()
-                .withSubscriber(AssertSubscriber.create(0));
+        AssertSubscriber<AlertBroadcaster.StreamItem> fast = subscriber(live, Long.MAX_VALUE);
+        AssertSubscriber<AlertBroadcaster.StreamItem> stalled = subscriber(live, 0);
 
         int burst = AlertBroadcaster.SUBSCRIBER_BUFFER + 500;
         for (int i = 0; i < burst; i++) {
