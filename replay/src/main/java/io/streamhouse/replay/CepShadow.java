@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
@@ -95,7 +97,10 @@ final class CepShadow {
                 // as idle (live's 10 s would make its events late, depending on timing).
                 "--idleness", SHADOW_IDLENESS);
         Instant began = Instant.now();
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+        ProcessBuilder builder = new ProcessBuilder(command);
+        // The shadow job logs in as the live job does (user cep), with the settings this process runs with.
+        builder.environment().putAll(KafkaClientSettings.childEnvironment());
+        Process child = builder.redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.PIPE).start();
         try {
             if (!child.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

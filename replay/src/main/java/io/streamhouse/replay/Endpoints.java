@@ -1,14 +1,19 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 
 /**
  * Where the running stack is: the Kafka bootstrap servers and the schema registry URL, given on the command line or
- * read from the file {@code ./streamhouse up} writes into its data directory ({@value #FILE}).
+ * read from the file {@code ./streamhouse up} writes into its data directory ({@value #FILE}). Reading that file also
+ * makes this process's Kafka clients log in as the stack says (SASL/SCRAM with its credentials directory), unless the
+ * environment chose a protocol.
  */
 public record Endpoints(String bootstrapServers, String registryUrl) {
     public static final String FILE = "endpoints.properties";
@@ -31,6 +36,10 @@ public record Endpoints(String bootstrapServers, String registryUrl) {
         } catch (IOException e) {
             throw new EnvironmentException("cannot read " + file + ": " + e.getMessage());
         }
+        // The stack's Kafka logins (SASL/SCRAM, its credentials directory), unless this process was told otherwise.
+        Map<String, String> security = new java.util.HashMap<>();
+        p.stringPropertyNames().forEach(k -> security.put(k, p.getProperty(k)));
+        KafkaClientSettings.useUnlessConfigured(security);
         String b = bootstrap != null ? bootstrap : p.getProperty(BOOTSTRAP_KEY);
         String s = registry != null ? registry : p.getProperty(REGISTRY_KEY);
         if (b == null || s == null) {

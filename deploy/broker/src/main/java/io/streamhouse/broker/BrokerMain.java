@@ -1,12 +1,17 @@
 package io.streamhouse.broker;
 
 import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaCredentials;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 
@@ -23,7 +28,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * Entry point of the broker child JVM: one Kafka node in KRaft combined mode (broker + controller, node id 1) on
  * 127.0.0.1. Only {@link BrokerProcess} is meant to start it.
  *
- * <p>Arguments: {@code --data-dir <dir> --port <port>}; port 0 picks a free port just before the start (another
+ * <p>Arguments: {@code --data-dir <dir> --port <port> [--credentials-dir <dir>]}; port 0 picks a free port just before the start (another
  * process may grab it in between: the start then fails and says so in the log). The controller listener always gets
  * a fresh free port: the quorum is static ({@code controller.quorum.voters}), so nothing on disk remembers it.
  *
@@ -43,6 +51,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>Single-node durability settings are forced: every internal topic (offsets, transactions, share state) has
  *       replication factor 1 and min ISR 1, so consumer groups and transactions work. Topics are never created
  *       implicitly ({@code auto.create.topics.enable=false}): the topic catalog creates them.</li>
+ *   <li>With {@code --credentials-dir}: the client listener takes SASL/SCRAM-SHA-512 only and the controller listener
+ *       SASL/PLAIN (SCRAM between controller and broker is a known weak spot, KAFKA-15513); the StandardAuthorizer denies
+ *       whatever no ACL allows ({@code allow.everyone.if.no.acl.found=false}); {@code broker}, {@code controller} and
+ *       {@code platform} are super users (the broker writes transaction markers; the platform applies the ACLs). Every
+ *       {@code KafkaPrincipal}'s password is created in that directory when missing and registered as a SCRAM
+ *       credential: at format time ({@code --add-scram}), or after the start for a user that has none yet. A storage
+ *       formatted without credentials is refused with a message that says how to start again.</li>
  *   <li>Exactly one line goes to stdout: {@value #READY_PREFIX}{@code <bootstrap>}, printed after an admin client in
  *       this JVM got an answer to {@code describeCluster} through the client listener. Everything else (Kafka's
  *       logs at WARN, this class' notes, stray prints) goes to {@code <data-dir>/broker.log}.</li>
@@ -63,6 +78,15 @@ public final class BrokerMain {
     static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
     private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(45);
     private static final int NODE_ID = 1;
+    /** Written beside {@code kraft/} once the storage is formatted with SCRAM credentials. */
+    static final String SCRAM_MARKER = "scram-formatted";
+    static final String CLIENT_LISTENER = "CLIENT";
+    static final String MECHANISM = "SCRAM-SHA-512";
+    static final int SCRAM_ITERATIONS = 4096;
+    /** The users whose passwords the credentials directory holds and whom the broker knows as SCRAM users. */
+    static final List<String> SCRAM_USERS = java.util.Arrays.stream(KafkaPrincipal.values()).map(KafkaPrincipal::userName).toList();
+    static final List<String> SUPER_USERS = List.of(KafkaPrincipal.BROKER.userName(), KafkaCredentials.CONTROLLER_USER,
+            KafkaPrincipal.PLATFORM.userName());
 
     private static final Object LOCK = new Object();
     private static final CountDownLatch STOPPED = new CountDownLatch(1);
@@ -75,11 +99,13 @@ public final class BrokerMain {
 
     public static void main(String[] args) throws Exception {
         Path dataDir = null;
+        Path credentialsDir = null;
         int port = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data-dir" -> dataDir = Path.of(args[++i]).toAbsolutePath();
                 case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--credentials-dir" -> credentialsDir = Path.of(args[++i]).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -103,7 +129,7 @@ public final class BrokerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(BrokerMain::stopServer, "streamhouse-broker-shutdown-hook"));
 
         try {
-            run(dataDir, port, readyOut);
+            run(dataDir, port, credentialsDir, readyOut);
         } catch (Throwable e) {
             note("start failed: " + e);
             e.printStackTrace(log);
@@ -111,13 +137,21 @@ public final class BrokerMain {
         }
     }
 
-    private static void run(Path dataDir, int port, PrintStream readyOut) throws Exception {
+    private static void run(Path dataDir, int port, Path credentialsDir, PrintStream readyOut) throws Exception {
         long t0 = System.nanoTime();
         int clientPort = port == 0 ? freePort() : port;
         int controllerPort = freePort();
         Path kraftDir = dataDir.resolve(KRAFT_DIR);
-        Properties config = serverConfig(kraftDir, clientPort, controllerPort);
-        formatIfNeeded(dataDir, kraftDir, config);
+        Map<String, String> passwords = null;
+        if (credentialsDir != null) {
+            refuseStorageWithoutCredentials(dataDir, kraftDir);
+            List<String> users = new ArrayList<>(SCRAM_USERS);
+            users.add(KafkaCredentials.CONTROLLER_USER);
+            passwords = KafkaCredentials.ensureAll(credentialsDir, users);
+        }
+        Properties config = passwords == null ? serverConfig(kraftDir, clientPort, controllerPort)
+                : securedServerConfig(kraftDir, clientPort, controllerPort, passwords);
+        formatIfNeeded(dataDir, kraftDir, config, passwords);
 
         KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
         synchronized (LOCK) {
@@ -125,7 +159,12 @@ public final class BrokerMain {
         }
         started.startup();
         String bootstrap = "127.0.0.1:" + clientPort;
-        awaitAnswer(bootstrap);
+        KafkaClientSettings probe = credentialsDir == null ? KafkaClientSettings.from(KafkaPrincipal.BROKER, name -> null)
+                : KafkaClientSettings.from(KafkaPrincipal.BROKER, Map.of(
+                        KafkaClientSettings.SECURITY_PROTOCOL_ENV, "SASL_PLAINTEXT",
+                        KafkaClientSettings.SASL_MECHANISM_ENV, MECHANISM,
+                        KafkaClientSettings.CREDENTIALS_DIR_ENV, credentialsDir.toString())::get);
+        awaitAnswer(bootstrap, probe, passwords);
         note("ready at " + bootstrap + " after " + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms");
         readyOut.println(READY_PREFIX + bootstrap);
         readyOut.flush();
@@ -137,6 +176,49 @@ public final class BrokerMain {
         }
         Runtime.getRuntime().halt(0);
     }
+
+    /**
+     * {@link #serverConfig} with authentication and authorization: SASL/SCRAM-SHA-512 on the client listener (also between
+     * brokers, as user {@code broker}), SASL/PLAIN on the controller listener (user {@code controller}, its password in
+     * the JAAS line on both ends), the StandardAuthorizer denying what no ACL allows.
+     */
+    static Properties securedServerConfig(Path kraftDir, int clientPort, int controllerPort, Map<String, String> passwords) {
+        Properties p = serverConfig(kraftDir, clientPort, controllerPort);
+        p.put("listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort);
+        p.put("inter.broker.listener.name", CLIENT_LISTENER);
+        p.put("listener.security.protocol.map", CLIENT_LISTENER + ":SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+        p.put("sasl.enabled.mechanisms", MECHANISM);
+        p.put("sasl.mechanism.inter.broker.protocol", MECHANISM);
+        p.put("listener.name.client.scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"" + KafkaPrincipal.BROKER.userName() + "\" password=\"" + passwords.get(KafkaPrincipal.BROKER.userName()) + "\";");
+        String controller = passwords.get(KafkaCredentials.CONTROLLER_USER);
+        p.put("sasl.mechanism.controller.protocol", "PLAIN");
+        p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
+        p.put("listener.name.controller.plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                + " username=\"" + KafkaCredentials.CONTROLLER_USER + "\" password=\"" + controller + "\" user_"
+                + KafkaCredentials.CONTROLLER_USER + "=\"" + controller + "\";");
+        p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.put("allow.everyone.if.no.acl.found", "false");
+        p.put("super.users", String.join(";", SUPER_USERS.stream().map(u -> "User:" + u).toList()));
+        return p;
+    }
+
+    /**
+     * A storage formatted without SCRAM credentials has no user the clients could log in as (the storage tool is the
+     * only way to add the first ones in KRaft, KIP-900): starting it with authentication would leave every client out.
+     */
+    static void refuseStorageWithoutCredentials(Path dataDir, Path kraftDir) {
+        if (Files.exists(kraftDir.resolve("meta.properties")) && !Files.exists(dataDir.resolve(SCRAM_MARKER))) {
+            throw new IllegalStateException(FORMATTED_WITHOUT_CREDENTIALS + " (" + kraftDir + ")");
+        }
+    }
+
+    /** What a user reads when an old data directory meets the authenticated broker. */
+    public static final String FORMATTED_WITHOUT_CREDENTIALS = "this Kafka storage was formatted before the broker required "
+            + "SASL/SCRAM logins (issue #19) and holds no Kafka users: start once with ./streamhouse up --fresh, which deletes "
+            + "the topics and the stack's state and formats the storage with one user per service (docs/operations.md, "
+            + "\"Upgrading a data directory\")";
 
     /** Server configuration; {@code put} only, since every value here is either a guarantee or a fitted default. */
     static Properties serverConfig(Path kraftDir, int clientPort, int controllerPort) {
@@ -179,7 +261,7 @@ public final class BrokerMain {
         return p;
     }
 
-    private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config) throws IOException {
+    private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config, Map<String, String> passwords) throws IOException {
         if (Files.exists(kraftDir.resolve("meta.properties"))) {
             note("storage already formatted in " + kraftDir);
             return;
@@ -189,13 +271,29 @@ public final class BrokerMain {
             config.store(out, "written by " + BrokerMain.class.getName() + " for the storage format step");
         }
         String clusterId = newClusterId();
-        int rc = StorageTool.execute(
-                new String[] {"format", "--cluster-id", clusterId, "--config", configFile.toString(), "--ignore-formatted"},
-                log);
+        List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", configFile.toString(),
+                "--ignore-formatted"));
+        if (passwords != null) {
+            for (String user : SCRAM_USERS) {
+                args.add("--add-scram");
+                args.add(MECHANISM + "=[name=" + user + ",password=" + passwords.get(user) + ",iterations=" + SCRAM_ITERATIONS + "]");
+            }
+        }
+        int rc;
+        try {
+            rc = StorageTool.execute(args.toArray(String[]::new), log);
+        } finally {
+            // It holds the controller's password in a JAAS line: needed only for this step.
+            Files.deleteIfExists(configFile);
+        }
         if (rc != 0) {
             throw new IllegalStateException("kafka-storage format failed with exit code " + rc + " (see " + LOG_FILE + ")");
         }
-        note("formatted " + kraftDir + " with cluster id " + clusterId);
+        if (passwords != null) {
+            Files.writeString(dataDir.resolve(SCRAM_MARKER), String.join("\n", SCRAM_USERS) + "\n");
+        }
+        note("formatted " + kraftDir + " with cluster id " + clusterId
+                + (passwords == null ? "" : " and SCRAM users " + String.join(", ", SCRAM_USERS)));
     }
 
     /** A random cluster id; one that starts with '-' would be read as an option by the storage tool. */
@@ -207,12 +305,42 @@ public final class BrokerMain {
         return id;
     }
 
-    private static void awaitAnswer(String bootstrap) throws Exception {
-        Map<String, Object> config = KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(bootstrap, Map.of(
+    /**
+     * Waits until the client listener answers; with {@code passwords}, also registers the SCRAM credential of every user
+     * that has none (a service added after the storage was formatted) and waits until the broker knows it, so that the
+     * ready line means every service can log in.
+     */
+    private static void awaitAnswer(String bootstrap, KafkaClientSettings settings, Map<String, String> passwords) throws Exception {
+        Map<String, Object> config = settings.admin(bootstrap, Map.of(
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis()));
         try (Admin admin = Admin.create(config)) {
             admin.describeCluster().nodes().get(READY_PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (passwords == null) {
+                return;
+            }
+            Set<String> known = admin.describeUserScramCredentials().users().get(READY_PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .stream().collect(java.util.stream.Collectors.toSet());
+            List<UserScramCredentialAlteration> missing = new ArrayList<>();
+            for (String user : SCRAM_USERS) {
+                if (!known.contains(user)) {
+                    missing.add(new UserScramCredentialUpsertion(user,
+                            new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS), passwords.get(user)));
+                }
+            }
+            if (missing.isEmpty()) {
+                return;
+            }
+            admin.alterUserScramCredentials(missing).all().get(READY_PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            note("registered SCRAM credentials of " + missing.stream().map(UserScramCredentialAlteration::user).toList());
+            // Credentials reach the broker's cache through the metadata log: wait until it lists every user.
+            long deadline = System.nanoTime() + READY_PROBE_TIMEOUT.toNanos();
+            while (!admin.describeUserScramCredentials().users().get().containsAll(SCRAM_USERS)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the broker did not list the new SCRAM users within " + READY_PROBE_TIMEOUT);
+                }
+                Thread.onSpinWait();
+            }
         }
     }
 

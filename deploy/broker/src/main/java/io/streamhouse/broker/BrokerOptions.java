@@ -14,8 +14,12 @@ import java.util.regex.Pattern;
  * @param fullJit     the JVM's full tiered JIT (C2): slower to warm up, but the broker then spends far less CPU per
  *                    record, which matters when it shares a small machine with the apps under load; false stops at C1,
  *                    which starts sooner and suits short test runs
+ * @param credentialsDir null: one PLAINTEXT listener and no authorizer (tests on a shared broker). Otherwise the client
+ *                    listener takes SASL/SCRAM-SHA-512 only, every request is authorized against ACLs (none means
+ *                    denied) and this directory holds the users' passwords ({@code KafkaCredentials}): written and
+ *                    registered as SCRAM credentials when the storage is formatted, read at every start
  */
-public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit) {
+public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit, Path credentialsDir) {
 
     /** Enough for development traffic. Measured: an idle broker with this heap has a resident size of ~230 MB. */
     public static final String DEFAULT_MAX_HEAP = "384m";
@@ -32,11 +36,26 @@ public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String 
         if (!HEAP.matcher(maxHeap).matches()) {
             throw new IllegalArgumentException("maxHeap must look like 384m or 1g, was " + maxHeap);
         }
+        credentialsDir = credentialsDir == null ? null : credentialsDir.toAbsolutePath().normalize();
+    }
+
+    /** No authentication (PLAINTEXT). */
+    public BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit) {
+        this(dataDir, port, wipeOnStart, maxHeap, fullJit, null);
+    }
+
+    /** The same broker with SASL/SCRAM and ACLs, its passwords in {@code dir}. */
+    public BrokerOptions withCredentials(Path dir) {
+        return new BrokerOptions(dataDir, port, wipeOnStart, maxHeap, fullJit, java.util.Objects.requireNonNull(dir, "dir"));
+    }
+
+    public boolean secured() {
+        return credentialsDir != null;
     }
 
     /** C1 only, as for tests. */
     public BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap) {
-        this(dataDir, port, wipeOnStart, maxHeap, false);
+        this(dataDir, port, wipeOnStart, maxHeap, false, null);
     }
 
     /** A fresh broker on a free port whose data is wiped first: for tests. */

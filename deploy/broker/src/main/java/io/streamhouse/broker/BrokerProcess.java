@@ -155,6 +155,10 @@ public final class BrokerProcess implements AutoCloseable {
         command.add(options.dataDir().toString());
         command.add("--port");
         command.add(Integer.toString(port));
+        if (options.secured()) {
+            command.add("--credentials-dir");
+            command.add(options.credentialsDir().toString());
+        }
         return command;
     }
 

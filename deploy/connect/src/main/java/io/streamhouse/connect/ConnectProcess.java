@@ -1,5 +1,7 @@
 package io.streamhouse.connect;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.ChildState;
@@ -102,7 +104,7 @@ public final class ConnectProcess implements AutoCloseable {
         command.add(configFile.toString());
         command.add("--data-dir");
         command.add(dataDir.toString());
-        ChildSpec spec = new ChildSpec(COMPONENT, command, Map.of(), dataDir, logFile,
+        ChildSpec spec = new ChildSpec(COMPONENT, command, KafkaClientSettings.childEnvironment(), dataDir, logFile,
                 new Readiness.StdoutLine(ConnectMain.READY_PREFIX), START_TIMEOUT, STOP_TIMEOUT);
         SupervisedChild child = supervisor.start(spec);
         String url = child.endpoint();

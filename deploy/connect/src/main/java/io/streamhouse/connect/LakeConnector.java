@@ -1,5 +1,8 @@
 package io.streamhouse.connect;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
+
 import io.streamhouse.lake.LakeNames;
 
 import java.util.LinkedHashMap;
@@ -44,6 +47,8 @@ public final class LakeConnector {
     public static final String CONNECTOR_CLASS = "org.apache.iceberg.connect.IcebergSinkConnector";
     public static final String DEAD_LETTER_TOPIC = "lake.dlq";
     public static final String CONTROL_TOPIC_PREFIX = "streamhouse.lake.control.";
+    /** The prefix of the sink's transactional ids ({@code iceberg.coordinator.transactional.prefix}). */
+    public static final String TRANSACTIONAL_PREFIX = "streamhouse-lake-";
     public static final int COMMIT_INTERVAL_MS = 1_000;
     public static final int COMMIT_TIMEOUT_MS = 4_000;
     static final String ROUTE_GUARD = "io.streamhouse.connect.LakeRouteGuard";
@@ -143,6 +148,10 @@ public final class LakeConnector {
         c.put("iceberg.kafka.bootstrap.servers", s.bootstrapServers());
         c.put("iceberg.kafka.session.timeout.ms", "10000");
         c.put("iceberg.kafka.transaction.timeout.ms", "10000");
+        // Its transactional ids start with this, so an ACL on the prefix can allow them (KafkaAcls).
+        c.put("iceberg.coordinator.transactional.prefix", TRANSACTIONAL_PREFIX);
+        // Its clients log in as the worker does; the password is a reference the worker resolves (never in the config topic).
+        c.putAll(KafkaClientSettings.forPrincipal(KafkaPrincipal.CONNECT).connectorSecurity("iceberg.kafka."));
         return c;
     }
 

@@ -1,5 +1,7 @@
 package io.streamhouse.lakequery;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.LocalProcesses;
@@ -91,7 +93,8 @@ public final class LakeQueryProcess implements AutoCloseable {
         command.addAll(List.of("-cp", childClasspath(), LakeQueryMain.class.getName(),
                 "--bootstrap", options.bootstrapServers(), "--registry", options.registryUrl(),
                 "--port", Integer.toString(port), "--parallelism", Integer.toString(options.parallelism())));
-        Map<String, String> env = new HashMap<>();
+        // Its Kafka tables log in as user lake-query with the settings this process runs with.
+        Map<String, String> env = new HashMap<>(KafkaClientSettings.childEnvironment());
         options.lake().ifPresent(lake -> {
             command.addAll(List.of("--iceberg-uri", lake.jdbcUrl(), "--warehouse", lake.warehouse()));
             if (lake.user() != null) {

@@ -1,5 +1,7 @@
 package io.streamhouse.launcher;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
@@ -11,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The Flink CEP job in a child JVM: {@code CepMain --local} (a MiniCluster inside the child, every port on 127.0.0.1),
@@ -52,7 +53,8 @@ final class CepProcess implements AutoCloseable {
         Files.createDirectories(logDir);
         Path log = logDir.resolve("cep.log");
         Files.deleteIfExists(log); // one log per up; restarts append to it
-        ChildSpec spec = new ChildSpec(COMPONENT, command, Map.of(), Path.of("").toAbsolutePath(), log,
+        // The job logs in to Kafka as the launcher says (SASL/SCRAM as user cep, or PLAINTEXT).
+        ChildSpec spec = new ChildSpec(COMPONENT, command, KafkaClientSettings.childEnvironment(), Path.of("").toAbsolutePath(), log,
                 new Readiness.LogLine(READY_PREFIX), START_TIMEOUT, STOP_GRACE);
         SupervisedChild child = supervisor.start(spec);
         child.releaseShutdownHook(); // the launcher stops its children in order

@@ -126,10 +126,23 @@ public final class Launcher {
         }, "streamhouse-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
+            // Every Kafka client of the stack logs in with its own SCRAM user (KafkaPrincipal) and may do only what its
+            // ACLs allow (docs/security.md, "Kafka"), unless STREAMHOUSE_KAFKA_SECURITY_PROTOCOL says otherwise.
+            stack.kafkaSettings = io.streamhouse.security.kafka.KafkaClientSettings.useSaslUnlessConfigured(
+                    io.streamhouse.platform.PlatformOptions.kafkaCredentialsDir(data.resolve("platform")));
             OUT.println("Starting the platform (Kafka broker, PostgreSQL, schema registry) ...");
             stack.platform = EmbeddedPlatform.start(options.platformOptions(data.resolve("platform")), stack.supervisor);
             OUT.printf("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)%n", stack.platform.bootstrapServers(),
                     stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), seconds(began));
+            if (stack.platform.kafkaSecured()) {
+                OUT.println("  Kafka takes SASL/SCRAM-SHA-512 logins only, one user per service, each limited by ACLs; a client"
+                        + " of your own logs in with");
+                OUT.println("    " + io.streamhouse.security.kafka.KafkaClientSettings.childEnvironment().entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" ")));
+                OUT.println("    and one of the users in that directory (docs/security.md, \"Kafka\")");
+            } else {
+                OUT.println("  Kafka without authentication (STREAMHOUSE_KAFKA_SECURITY_PROTOCOL=PLAINTEXT)");
+            }
 
             if (options.runs(LaunchOptions.Part.CDC)) {
                 OUT.println("Starting change data capture (Kafka Connect worker, Debezium PostgreSQL connector) ...");
@@ -146,6 +159,8 @@ public final class Launcher {
                     "STREAMHOUSE_SCHEMA_REGISTRY_URL", stack.platform.schemaRegistryUrl().toString(),
                     "STREAMHOUSE_STATE_DIR", data.resolve(LaunchOptions.apiStateDir(1)).toString(),
                     "STREAMHOUSE_CDC_STATE_DIR", data.resolve("ingest-cdc-state").toString()));
+            // The apps log in to Kafka as the launcher does, each as its own user.
+            env.putAll(io.streamhouse.security.kafka.KafkaClientSettings.childEnvironment());
             // The api reads the promoted id (./streamhouse replay promote) from this file at each start, restarts included.
             env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(SERVING_ID_FILE).toString());
             servingApplicationId(data).ifPresent(id ->
@@ -495,6 +510,8 @@ public final class Launcher {
         java.util.Properties p = new java.util.Properties();
         p.setProperty("kafka.bootstrap.servers", platform.bootstrapServers());
         p.setProperty("schema.registry.url", platform.schemaRegistryUrl().toString());
+        // How a tool (replay, drills, benchmarks) logs in: it adopts these unless told otherwise (its own environment).
+        io.streamhouse.security.kafka.KafkaClientSettings.childEnvironment().forEach((k, v) -> p.setProperty(k, v));
         platform.lakeCatalog().forEach((k, v) -> p.setProperty("lake.catalog." + k, v));
         if (apps != null) {
             // Once the apps run (their ports may have been chosen free): the drills find ingest and every api instance here.
@@ -708,6 +725,8 @@ public final class Launcher {
         DemoLoad.Result demoDecisions;
         String cdcCustomer;
         Map<String, String> tokens = Map.of();
+        /** How this process's Kafka clients log in; restored when the stack stops (LauncherIT runs in a test JVM). */
+        io.streamhouse.security.kafka.KafkaClientSettings.ProcessSettings kafkaSettings;
 
         /** Every api instance's URL, instance 1 first. */
         List<java.net.URI> apiUrls() {
@@ -749,6 +768,10 @@ public final class Launcher {
             if (platform != null) {
                 platform.close();
                 platform = null;
+            }
+            if (kafkaSettings != null) {
+                kafkaSettings.close();
+                kafkaSettings = null;
             }
         }
     }

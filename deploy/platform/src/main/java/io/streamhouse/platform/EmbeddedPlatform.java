@@ -14,6 +14,9 @@ import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
 import io.streamhouse.supervisor.Supervisor;
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
+import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +69,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
+    private boolean kafkaSecured;
     private volatile ConnectProcess connect;
     private CdcConnector.Source cdcSource;
     private boolean cdcRunning;
@@ -125,8 +129,13 @@ public final class EmbeddedPlatform implements AutoCloseable {
         // A long-lived (launcher) broker gets the full JIT, as the launcher's apps do: under load a C1-only broker
         // took most of a core of this 2-core machine (docs/benchmarks.md). JitChoice says when to opt out.
         boolean fullJit = !options.ephemeral() && JitChoice.fullJit();
-        broker = step("kafka broker", () -> BrokerProcess.start(new BrokerOptions(
-                options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit), supervisor));
+        // The broker authenticates and authorizes exactly when this process's clients log in (KafkaClientSettings): the
+        // launcher turns that on, a test JVM's shared platform leaves it off.
+        Optional<Path> credentials = KafkaClientSettings.saslConfigured() ? KafkaClientSettings.credentialsDir() : Optional.empty();
+        BrokerOptions brokerOptions = new BrokerOptions(options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit,
+                credentials.orElse(null));
+        broker = step("kafka broker", () -> BrokerProcess.start(brokerOptions, supervisor));
+        kafkaSecured = brokerOptions.secured();
         broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
         if (postgres instanceof ZonkyPostgres embedded) {
@@ -146,6 +155,21 @@ public final class EmbeddedPlatform implements AutoCloseable {
             TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters());
             return null;
         });
+        if (brokerOptions.secured()) {
+            // On every start: a grant added to or removed from the table takes effect with the next start.
+            step("kafka acls", () -> {
+                try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(broker.bootstrapServers()))) {
+                    KafkaAcls.Applied applied = KafkaAcls.apply(admin);
+                    LOG.info("Kafka ACLs: {} in force ({} created, {} revoked)", applied.total(), applied.created(), applied.deleted());
+                }
+                return null;
+            });
+        }
+    }
+
+    /** Whether the broker requires SASL/SCRAM logins and authorizes every request against {@link KafkaAcls}. */
+    public boolean kafkaSecured() {
+        return kafkaSecured;
     }
 
     /** Runs one start step, records its duration and remembers what to close. */

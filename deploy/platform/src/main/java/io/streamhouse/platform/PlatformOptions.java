@@ -129,6 +129,14 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
         return dataDir.resolve("kafka");
     }
 
+    /**
+     * Where a stack keeps its Kafka passwords ({@code KafkaCredentials}): beside the broker's storage, deleted with it by
+     * {@code up --fresh}. The launcher points its clients here before it starts the platform.
+     */
+    public static Path kafkaCredentialsDir(Path platformDataDir) {
+        return platformDataDir.resolve("kafka-credentials").toAbsolutePath().normalize();
+    }
+
     Path postgresDir() {
         return dataDir.resolve("postgres");
     }

@@ -23,6 +23,13 @@ public final class TopicProvisioner {
 
     public static void ensure(String bootstrapServers, Collection<? extends Topic<?, ?>> topics) {
         try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(bootstrapServers))) {
+            ensure(admin, topics);
+        }
+    }
+
+    /** As {@link #ensure(String, Collection)}, through an admin client that may create topics. */
+    public static void ensure(Admin admin, Collection<? extends Topic<?, ?>> topics) {
+        try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream()
                     .filter(t -> !existing.contains(t.name()))
@@ -42,7 +49,7 @@ public final class TopicProvisioner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not create topics on " + bootstrapServers + ": " + e.getMessage(), e);
+            throw new IllegalStateException("could not create topics: " + e.getMessage(), e);
         }
     }
 

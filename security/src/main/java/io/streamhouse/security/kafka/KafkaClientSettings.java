@@ -43,12 +43,17 @@ public final class KafkaClientSettings {
 
     private static final Set<String> MECHANISMS = Set.of("SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN");
 
+    /** Kafka's config provider that reads one file of a directory as a value: how Connect configs name a password. */
+    static final String DIRECTORY_PROVIDER = "org.apache.kafka.common.config.provider.DirectoryConfigProvider";
+
     private final KafkaPrincipal principal;
     private final Map<String, String> security;
+    private final Path credentialsDir;
 
-    private KafkaClientSettings(KafkaPrincipal principal, Map<String, String> security) {
+    private KafkaClientSettings(KafkaPrincipal principal, Map<String, String> security, Path credentialsDir) {
         this.principal = principal;
         this.security = Collections.unmodifiableMap(security);
+        this.credentialsDir = credentialsDir;
     }
 
     /** The settings of {@code principal} from system properties ({@code streamhouse.kafka.security.protocol}, ...) or the environment. */
@@ -79,7 +84,7 @@ public final class KafkaClientSettings {
                         + ": set " + SECURITY_PROTOCOL_ENV + "=SASL_PLAINTEXT or unset it");
             }
             security.put(SECURITY_PROTOCOL, "PLAINTEXT");
-            return new KafkaClientSettings(principal, security);
+            return new KafkaClientSettings(principal, security, null);
         }
         if (!protocol.equals("SASL_PLAINTEXT")) {
             throw new IllegalArgumentException(SECURITY_PROTOCOL_ENV + "=" + protocol
@@ -95,16 +100,22 @@ public final class KafkaClientSettings {
         }
         security.put(SECURITY_PROTOCOL, protocol);
         security.put(SASL_MECHANISM, sasl);
-        security.put(SASL_JAAS_CONFIG, jaas(sasl, principal.userName(), password(Path.of(credentialsDir), principal)));
-        return new KafkaClientSettings(principal, security);
+        Path dir = Path.of(credentialsDir).toAbsolutePath().normalize();
+        security.put(SASL_JAAS_CONFIG, jaas(sasl, principal.userName(), password(dir, principal)));
+        return new KafkaClientSettings(principal, security, dir);
     }
 
     private static String password(Path dir, KafkaPrincipal principal) {
-        Path file = dir.resolve(principal.userName() + ".password");
+        Path file = KafkaCredentials.file(dir, principal.userName());
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no password for Kafka user " + principal.userName() + ": " + file
                     + " does not exist (" + CREDENTIALS_DIR_ENV + "=" + dir + ")");
         }
+        return readPassword(file);
+    }
+
+    /** The one password in {@code file}, checked to be safe inside a JAAS value. */
+    static String readPassword(Path file) {
         String password;
         try {
             password = Files.readString(file, StandardCharsets.UTF_8).strip();
@@ -125,12 +136,119 @@ public final class KafkaClientSettings {
         return module + " required username=\"" + user + "\" password=\"" + password + "\";";
     }
 
+    /**
+     * The settings this process runs with ({@link #forPrincipal}'s sources), as the environment variables a child
+     * process needs to run with the same: what a launcher hands every JVM it starts. Empty when unset (PLAINTEXT).
+     */
+    public static Map<String, String> childEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : new String[] {SECURITY_PROTOCOL_ENV, SASL_MECHANISM_ENV, CREDENTIALS_DIR_ENV}) {
+            String property = System.getProperty(propertyName(name));
+            String value = blankToNull(property != null ? property : System.getenv(name));
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        return env;
+    }
+
+    /**
+     * Makes every client of this process log in with SASL/SCRAM-SHA-512 using the passwords in {@code credentialsDir}
+     * (system properties, read by {@link #forPrincipal}), unless this process was told otherwise already (a property or
+     * an environment variable names a protocol: an explicit choice wins). For a main program that owns its process:
+     * the launcher, the replay CLI. Closing the result restores the properties as they were.
+     *
+     * @return whether SASL is now configured, and how to undo what this call set
+     */
+    public static ProcessSettings useSaslUnlessConfigured(Path credentialsDir) {
+        return useUnlessConfigured(Map.of(SECURITY_PROTOCOL_ENV, "SASL_PLAINTEXT", SASL_MECHANISM_ENV, "SCRAM-SHA-512",
+                CREDENTIALS_DIR_ENV, credentialsDir.toAbsolutePath().normalize().toString()));
+    }
+
+    /**
+     * As {@link #useSaslUnlessConfigured}, with the settings given as {@link #childEnvironment()} gives them (a running
+     * stack's, read from its endpoints file by a tool); keys other than these three are ignored. Validated first: a
+     * setting that would fail a client fails here.
+     */
+    public static ProcessSettings useUnlessConfigured(Map<String, String> environment) {
+        if (childEnvironment().containsKey(SECURITY_PROTOCOL_ENV)) {
+            return new ProcessSettings(saslConfigured(), Map.of());
+        }
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (String name : new String[] {SECURITY_PROTOCOL_ENV, SASL_MECHANISM_ENV, CREDENTIALS_DIR_ENV}) {
+            String value = blankToNull(environment.get(name));
+            if (value != null) {
+                wanted.put(name, value);
+            }
+        }
+        if (!wanted.containsKey(SECURITY_PROTOCOL_ENV)) {
+            return new ProcessSettings(false, Map.of());
+        }
+        Map<String, String> previous = new LinkedHashMap<>();
+        wanted.forEach((env, value) -> {
+            String property = propertyName(env);
+            previous.put(property, System.getProperty(property));
+            System.setProperty(property, value);
+        });
+        return new ProcessSettings("SASL_PLAINTEXT".equals(wanted.get(SECURITY_PROTOCOL_ENV)), previous);
+    }
+
+    /** What {@link #useSaslUnlessConfigured} did; {@link #close()} undoes it. */
+    public static final class ProcessSettings implements AutoCloseable {
+        private final boolean sasl;
+        private final Map<String, String> previous;
+
+        ProcessSettings(boolean sasl, Map<String, String> previous) {
+            this.sasl = sasl;
+            this.previous = previous;
+        }
+
+        /** Whether this process's clients log in with SASL. */
+        public boolean sasl() {
+            return sasl;
+        }
+
+        @Override
+        public void close() {
+            previous.forEach((property, value) -> {
+                if (value == null) {
+                    System.clearProperty(property);
+                } else {
+                    System.setProperty(property, value);
+                }
+            });
+        }
+    }
+
+    /** Whether clients of this process authenticate (SASL), from {@link #forPrincipal}'s sources. */
+    public static boolean saslConfigured() {
+        return "SASL_PLAINTEXT".equals(childEnvironment().get(SECURITY_PROTOCOL_ENV));
+    }
+
+    /** The credentials directory this process's clients read ({@value #CREDENTIALS_DIR_ENV}), if set. */
+    public static java.util.Optional<Path> credentialsDir() {
+        return java.util.Optional.ofNullable(childEnvironment().get(CREDENTIALS_DIR_ENV)).map(Path::of);
+    }
+
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
 
     public KafkaPrincipal principal() {
         return principal;
+    }
+
+    /**
+     * The security settings with the password replaced by {@code passwordReference}, e.g. a Kafka config provider's
+     * {@code ${dir:/path:connect.password}}: for configurations that are stored where a password must not be (a
+     * connector's configuration lives in Connect's config topic). With PLAINTEXT, the same as {@link #security()}.
+     */
+    public Map<String, String> securityReferencingPassword(String passwordReference) {
+        Map<String, String> referenced = new LinkedHashMap<>(security);
+        if (referenced.containsKey(SASL_JAAS_CONFIG)) {
+            referenced.put(SASL_JAAS_CONFIG, jaas(referenced.get(SASL_MECHANISM), principal.userName(), passwordReference));
+        }
+        return referenced;
     }
 
     /** Only the security settings, unprefixed ({@code security.protocol}, and with SASL {@code sasl.mechanism}, {@code sasl.jaas.config}). */
@@ -202,11 +320,35 @@ public final class KafkaClientSettings {
         refuseSecurityKeys(own.keySet());
         Map<String, String> p = new LinkedHashMap<>(own);
         p.put(BOOTSTRAP_SERVERS, requireBootstrap(bootstrapServers));
-        p.putAll(security);
+        // With SASL the password stays in its file: the worker resolves ${dir:…} itself, for its own configuration and
+        // for every connector's (connectorSecurity), so it is written neither into the worker's properties nor into
+        // the config topic where connector configurations live.
+        Map<String, String> referenced = connectSecurity();
+        if (credentialsDir != null) {
+            p.put("config.providers", "dir");
+            p.put("config.providers.dir.class", DIRECTORY_PROVIDER);
+            p.put("config.providers.dir.param.allowed.paths", credentialsDir.toString());
+        }
+        p.putAll(referenced);
         for (String prefix : new String[] {"producer.", "consumer.", "admin."}) {
-            p.putAll(security(prefix));
+            referenced.forEach((k, v) -> p.put(prefix + k, v));
         }
         return p;
+    }
+
+    /**
+     * The security settings for a connector's own Kafka clients (the Iceberg sink's {@code iceberg.kafka.*}), with
+     * {@code prefix}: the password as a reference the worker of {@link #connectWorker} resolves.
+     */
+    public Map<String, String> connectorSecurity(String prefix) {
+        Map<String, String> prefixed = new LinkedHashMap<>();
+        connectSecurity().forEach((k, v) -> prefixed.put(prefix + k, v));
+        return prefixed;
+    }
+
+    private Map<String, String> connectSecurity() {
+        return credentialsDir == null ? security
+                : securityReferencingPassword("${dir:" + credentialsDir + ":" + KafkaCredentials.file(credentialsDir, principal.userName()).getFileName() + "}");
     }
 
     private Map<String, Object> client(String bootstrapServers, Map<?, ?> own) {

@@ -2,10 +2,12 @@ package io.streamhouse.security.kafka;
 
 /**
  * Who a Kafka client acts as. One value per service of issue #19 item 4 (least privilege needs each service to be
- * told apart), plus the api's own request-path clients, the platform's administration and the benchmarks. The
+ * told apart), plus the broker itself, the api's own request-path clients, the platform's administration and the benchmarks. The
  * {@link #userName()} is the SASL user name and the stem of the service's password file.
  */
 public enum KafkaPrincipal {
+    /** The broker itself: inter-broker requests (transaction markers) and its own readiness probe. A super user. */
+    BROKER("broker"),
     /** ingest's event log producer, authorize waiter and audit channel. */
     INGEST("ingest"),
     /** The decision topology (the api's Quarkus Kafka Streams application). */
