@@ -49,6 +49,8 @@ public final class LakeConnector {
     public static final String CONTROL_TOPIC_PREFIX = "streamhouse.lake.control.";
     /** The prefix of the sink's transactional ids ({@code iceberg.coordinator.transactional.prefix}). */
     public static final String TRANSACTIONAL_PREFIX = "streamhouse-lake-";
+    /** The prefix of the tasks' control-topic consumer groups ({@code iceberg.control.group-id-prefix}). */
+    public static final String CONTROL_GROUP_PREFIX = "streamhouse-lake-control-";
     public static final int COMMIT_INTERVAL_MS = 1_000;
     public static final int COMMIT_TIMEOUT_MS = 4_000;
     static final String ROUTE_GUARD = "io.streamhouse.connect.LakeRouteGuard";
@@ -150,6 +152,8 @@ public final class LakeConnector {
         c.put("iceberg.kafka.transaction.timeout.ms", "10000");
         // Its transactional ids start with this, so an ACL on the prefix can allow them (KafkaAcls).
         c.put("iceberg.coordinator.transactional.prefix", TRANSACTIONAL_PREFIX);
+        // Each task's control-topic consumer joins a group of its own, <prefix><random uuid>: a prefix an ACL can allow.
+        c.put("iceberg.control.group-id-prefix", CONTROL_GROUP_PREFIX);
         // Its clients log in as the worker does; the password is a reference the worker resolves (never in the config topic).
         c.putAll(KafkaClientSettings.forPrincipal(KafkaPrincipal.CONNECT).connectorSecurity("iceberg.kafka."));
         return c;

@@ -136,6 +136,17 @@ public final class EmbeddedPlatform implements AutoCloseable {
                 credentials.orElse(null));
         broker = step("kafka broker", () -> BrokerProcess.start(brokerOptions, supervisor));
         kafkaSecured = brokerOptions.secured();
+        if (brokerOptions.secured()) {
+            // On every start, before anything else logs in: a grant added to or removed from the table takes effect with
+            // the next start.
+            step("kafka acls", () -> {
+                try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(broker.bootstrapServers()))) {
+                    KafkaAcls.Applied applied = KafkaAcls.apply(admin);
+                    LOG.info("Kafka ACLs: {} in force ({} created, {} revoked)", applied.total(), applied.created(), applied.deleted());
+                }
+                return null;
+            });
+        }
         broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
         if (postgres instanceof ZonkyPostgres embedded) {
@@ -155,16 +166,6 @@ public final class EmbeddedPlatform implements AutoCloseable {
             TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters());
             return null;
         });
-        if (brokerOptions.secured()) {
-            // On every start: a grant added to or removed from the table takes effect with the next start.
-            step("kafka acls", () -> {
-                try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(broker.bootstrapServers()))) {
-                    KafkaAcls.Applied applied = KafkaAcls.apply(admin);
-                    LOG.info("Kafka ACLs: {} in force ({} created, {} revoked)", applied.total(), applied.created(), applied.deleted());
-                }
-                return null;
-            });
-        }
     }
 
     /** Whether the broker requires SASL/SCRAM logins and authorizes every request against {@link KafkaAcls}. */

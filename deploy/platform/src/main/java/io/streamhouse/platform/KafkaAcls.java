@@ -90,7 +90,8 @@ public final class KafkaAcls {
             case INGEST -> g.write(Topics.TRANSACTION_REQUESTS, Topics.VEHICLE_TELEMETRY, Topics.PARCEL_SCANS, Topics.AUDIT_EVENTS)
                     // The authorize waiter answers a payment from its decision (assigned partitions, no group).
                     .read(Topics.TRANSACTION_DECISIONS);
-            case DECISIONS -> g.read(Topics.TRANSACTION_REQUESTS, Topics.CUSTOMERS, Topics.RULES, Topics.REVIEW_OUTCOMES, Topics.FRAUD_ALERTS)
+            case DECISIONS -> g.read(Topics.TRANSACTION_REQUESTS, Topics.CUSTOMERS, Topics.RULES, Topics.REVIEW_OUTCOMES, Topics.FRAUD_ALERTS,
+                            Topics.TRANSACTION_DECISIONS)
                     .write(Topics.TRANSACTION_DECISIONS, Topics.FRAUD_ALERTS, Topics.LINEAGE_EVENTS)
                     .streamsApp(DECISIONS_APP);
             case SERVING -> g.read(Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY, Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS,
@@ -120,7 +121,9 @@ public final class KafkaAcls {
                 g.group(worker, PatternType.LITERAL, READ)
                         // Its config, offset and status topics (<group>.configs, …), which it creates.
                         .topic(worker + ".", PatternType.PREFIXED, ALL)
+                        // Source tasks' producers (<group>-<connector>-<task>) and the leader's config-topic producer.
                         .transactionalIds(worker, PatternType.PREFIXED)
+                        .transactionalIds("connect-cluster-" + worker, PatternType.LITERAL)
                         .cluster(IDEMPOTENT_WRITE, DESCRIBE)
                         // Debezium: the raw change topic and its own heartbeat topic.
                         .write(Topics.CDC_SHOP_CHANGES)
@@ -129,6 +132,7 @@ public final class KafkaAcls {
                         .read(Topics.all().toArray(Topic[]::new))
                         .group(LakeConnector.connectGroup(), PatternType.LITERAL, READ)
                         .group(LakeConnector.coordinatorGroup(), PatternType.LITERAL, READ)
+                        .group(LakeConnector.CONTROL_GROUP_PREFIX, PatternType.PREFIXED, READ)
                         .topic(LakeConnector.CONTROL_TOPIC_PREFIX, PatternType.PREFIXED, READ, WRITE, DESCRIBE)
                         .topic(LakeConnector.DEAD_LETTER_TOPIC, PatternType.LITERAL, WRITE, DESCRIBE)
                         .transactionalIds(LAKE_TRANSACTIONAL_PREFIX, PatternType.PREFIXED)
@@ -200,6 +204,24 @@ public final class KafkaAcls {
 
     /** What {@link #apply} did. */
     public record Applied(int total, int created, int deleted) {
+    }
+
+    /**
+     * Whether {@link #of}{@code (principal)} allows {@code operation} on the named resource, as the StandardAuthorizer
+     * matches ACLs: a literal name, the wildcard {@code *}, or a prefix; {@code ALL} allows every operation. Implied
+     * operations (DESCRIBE from READ or WRITE) are not derived. For tests that hold the table against what the services do.
+     */
+    public static boolean allows(KafkaPrincipal principal, ResourceType type, String name, AclOperation operation) {
+        return of(principal).stream().anyMatch(b -> {
+            ResourcePattern pattern = b.pattern();
+            boolean resource = pattern.resourceType() == type && switch (pattern.patternType()) {
+                case LITERAL -> pattern.name().equals(name) || pattern.name().equals(ResourcePattern.WILDCARD_RESOURCE);
+                case PREFIXED -> name.startsWith(pattern.name());
+                default -> false;
+            };
+            AclOperation granted = b.entry().operation();
+            return resource && (granted == operation || granted == ALL);
+        });
     }
 
     public static String principalName(KafkaPrincipal principal) {
