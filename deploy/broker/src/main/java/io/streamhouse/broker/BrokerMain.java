@@ -78,8 +78,6 @@ public final class BrokerMain {
     static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
     private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(45);
     private static final int NODE_ID = 1;
-    /** Written beside {@code kraft/} once the storage is formatted with SCRAM credentials. */
-    static final String SCRAM_MARKER = "scram-formatted";
     static final String CLIENT_LISTENER = "CLIENT";
     static final String MECHANISM = "SCRAM-SHA-512";
     static final int SCRAM_ITERATIONS = 4096;
@@ -144,7 +142,7 @@ public final class BrokerMain {
         Path kraftDir = dataDir.resolve(KRAFT_DIR);
         Map<String, String> passwords = null;
         if (credentialsDir != null) {
-            refuseStorageWithoutCredentials(dataDir, kraftDir);
+            BrokerStorage.refuseStorageWithoutCredentials(dataDir, kraftDir);
             List<String> users = new ArrayList<>(SCRAM_USERS);
             users.add(KafkaCredentials.CONTROLLER_USER);
             passwords = KafkaCredentials.ensureAll(credentialsDir, users);
@@ -203,22 +201,6 @@ public final class BrokerMain {
         p.put("super.users", String.join(";", SUPER_USERS.stream().map(u -> "User:" + u).toList()));
         return p;
     }
-
-    /**
-     * A storage formatted without SCRAM credentials has no user the clients could log in as (the storage tool is the
-     * only way to add the first ones in KRaft, KIP-900): starting it with authentication would leave every client out.
-     */
-    static void refuseStorageWithoutCredentials(Path dataDir, Path kraftDir) {
-        if (Files.exists(kraftDir.resolve("meta.properties")) && !Files.exists(dataDir.resolve(SCRAM_MARKER))) {
-            throw new IllegalStateException(FORMATTED_WITHOUT_CREDENTIALS + " (" + kraftDir + ")");
-        }
-    }
-
-    /** What a user reads when an old data directory meets the authenticated broker. */
-    public static final String FORMATTED_WITHOUT_CREDENTIALS = "this Kafka storage was formatted before the broker required "
-            + "SASL/SCRAM logins (issue #19) and holds no Kafka users: start once with ./streamhouse up --fresh, which deletes "
-            + "the topics and the stack's state and formats the storage with one user per service (docs/operations.md, "
-            + "\"Upgrading a data directory\")";
 
     /** Server configuration; {@code put} only, since every value here is either a guarantee or a fitted default. */
     static Properties serverConfig(Path kraftDir, int clientPort, int controllerPort) {
@@ -290,7 +272,7 @@ public final class BrokerMain {
             throw new IllegalStateException("kafka-storage format failed with exit code " + rc + " (see " + LOG_FILE + ")");
         }
         if (passwords != null) {
-            Files.writeString(dataDir.resolve(SCRAM_MARKER), String.join("\n", SCRAM_USERS) + "\n");
+            Files.writeString(dataDir.resolve(BrokerStorage.SCRAM_MARKER), String.join("\n", SCRAM_USERS) + "\n");
         }
         note("formatted " + kraftDir + " with cluster id " + clusterId
                 + (passwords == null ? "" : " and SCRAM users " + String.join(", ", SCRAM_USERS)));

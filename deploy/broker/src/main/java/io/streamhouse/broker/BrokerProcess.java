@@ -75,6 +75,10 @@ public final class BrokerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare broker data directory " + dataDir, e);
         }
+        if (options.secured()) {
+            // The child would refuse it too, but its reason would reach the user only as the tail of its log.
+            BrokerStorage.refuseStorageWithoutCredentials(dataDir, dataDir.resolve(BrokerMain.KRAFT_DIR));
+        }
         int port = options.port() == 0 ? freePort() : options.port();
         ChildSpec spec = new ChildSpec(COMPONENT, command(options, port), Map.of(), dataDir, dataDir.resolve(BrokerMain.LOG_FILE),
                 new Readiness.StdoutLine(BrokerMain.READY_PREFIX), START_TIMEOUT, STOP_TIMEOUT);

@@ -34,12 +34,12 @@ class BrokerSecurityConfigTest {
     @Test
     void aStorageFormattedWithoutCredentialsIsRefusedWithTheWayOut(@TempDir Path dir) throws Exception {
         Path kraft = Files.createDirectories(dir.resolve(BrokerMain.KRAFT_DIR));
-        assertThatCode(() -> BrokerMain.refuseStorageWithoutCredentials(dir, kraft)).as("not formatted yet").doesNotThrowAnyException();
+        assertThatCode(() -> BrokerStorage.refuseStorageWithoutCredentials(dir, kraft)).as("not formatted yet").doesNotThrowAnyException();
         Files.writeString(kraft.resolve("meta.properties"), "version=1\n");
-        assertThatThrownBy(() -> BrokerMain.refuseStorageWithoutCredentials(dir, kraft))
+        assertThatThrownBy(() -> BrokerStorage.refuseStorageWithoutCredentials(dir, kraft))
                 .hasMessageContaining("./streamhouse up --fresh").hasMessageContaining("Upgrading a data directory");
-        Files.writeString(dir.resolve(BrokerMain.SCRAM_MARKER), "broker\n");
-        assertThatCode(() -> BrokerMain.refuseStorageWithoutCredentials(dir, kraft)).as("formatted with credentials").doesNotThrowAnyException();
+        Files.writeString(dir.resolve(BrokerStorage.SCRAM_MARKER), "broker\n");
+        assertThatCode(() -> BrokerStorage.refuseStorageWithoutCredentials(dir, kraft)).as("formatted with credentials").doesNotThrowAnyException();
     }
 
     @Test

@@ -63,6 +63,9 @@ public final class KafkaAcls {
     public static final String CDC_APP = "streamhouse-ingest-cdc";
     public static final String CEP_GROUP = "streamhouse-cep";
     public static final String LAKE_QUERY_GROUP = "streamhouse-lake-query";
+    /** The benchmarks' scratch topics, and their groups and transactional ids. */
+    public static final String BENCH_TOPIC_PREFIX = "bench.";
+    public static final String BENCH_PREFIX = "bench-";
     /** The Iceberg sink's transactional-id prefix ({@code iceberg.coordinator.transactional.prefix}). */
     public static final String LAKE_TRANSACTIONAL_PREFIX = LakeConnector.TRANSACTIONAL_PREFIX;
     /** Debezium's heartbeat topic, created by Connect. */
@@ -154,7 +157,12 @@ public final class KafkaAcls {
                     .group(LAKE_QUERY_GROUP, PatternType.PREFIXED, READ);
             case LOAD_TESTS -> g.write(Topics.eventTimeInputs().toArray(Topic[]::new))
                     .topic("*", PatternType.LITERAL, READ, DESCRIBE)
-                    .group("streamhouse-load", PatternType.PREFIXED, READ);
+                    // The benchmarks' scratch topics (bench.<run>.*), groups and transactional ids (bench-*), and the
+                    // group Kafka's EndToEndLatency names itself (test-group-<time>).
+                    .topic(BENCH_TOPIC_PREFIX, PatternType.PREFIXED, ALL)
+                    .group(BENCH_PREFIX, PatternType.PREFIXED, READ, DESCRIBE, DELETE)
+                    .group("test-group-", PatternType.PREFIXED, READ)
+                    .transactionalIds(BENCH_PREFIX, PatternType.PREFIXED);
         }
         return g.bindings();
     }

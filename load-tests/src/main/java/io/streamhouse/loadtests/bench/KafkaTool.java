@@ -1,5 +1,8 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,7 +54,7 @@ public final class KafkaTool {
     EndToEnd endToEndLatency(String bootstrap, String topic, int messages, int size, Duration timeout)
             throws IOException, InterruptedException {
         List<String> out = run("org.apache.kafka.tools.EndToEndLatency",
-                List.of(bootstrap, topic, Integer.toString(messages), "all", Integer.toString(size)), timeout);
+                List.of(bootstrap, topic, Integer.toString(messages), "all", Integer.toString(size), clientConfig().toString()), timeout);
         for (String line : out) {
             Matcher m = E2E.matcher(line);
             if (m.find()) {
@@ -65,8 +68,8 @@ public final class KafkaTool {
             throws IOException, InterruptedException {
         List<String> out = run("org.apache.kafka.tools.ProducerPerformance",
                 List.of("--topic", topic, "--num-records", Long.toString(records), "--record-size", Integer.toString(size),
-                        "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all",
-                        "enable.idempotence=true"), timeout);
+                        "--throughput", "-1", "--producer.config", clientConfig().toString(),
+                        "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "enable.idempotence=true"), timeout);
         for (String line : out) {
             Matcher m = PERF.matcher(line);
             if (m.find()) {
@@ -83,7 +86,8 @@ public final class KafkaTool {
             throws IOException, InterruptedException {
         List<String> out = run("org.apache.kafka.tools.ConsumerPerformance",
                 List.of("--bootstrap-server", bootstrap, "--topic", topic, "--messages", Long.toString(records),
-                        "--timeout", "10000", "--group", "streamhouse-consumer-perf-" + System.nanoTime()), timeout);
+                        "--timeout", "10000", "--group", "bench-consumer-perf-" + System.nanoTime(),
+                        "--consumer.config", clientConfig().toString()), timeout);
         // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms,
         // fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec
         for (String line : out) {
@@ -95,6 +99,27 @@ public final class KafkaTool {
         }
         throw new IOException("ConsumerPerformance printed no summary:\n" + String.join("\n", out));
     }
+
+    /**
+     * The tools' client settings (user {@code load-tests}, as every benchmark client): a properties file readable by the
+     * owner only, so the password appears neither on a command line nor in the environment. Written once per JVM.
+     */
+    private static synchronized Path clientConfig() throws IOException {
+        if (clientConfig == null) {
+            java.util.Properties p = new java.util.Properties();
+            p.putAll(KafkaClientSettings.forPrincipal(KafkaPrincipal.LOAD_TESTS).security());
+            Path file = Files.createTempFile("streamhouse-kafka-tool-", ".properties",
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            file.toFile().deleteOnExit();
+            try (var out = Files.newOutputStream(file)) {
+                p.store(out, "Kafka client settings of the load-tests user (KafkaClientSettings)");
+            }
+            clientConfig = file;
+        }
+        return clientConfig;
+    }
+
+    private static Path clientConfig;
 
     private List<String> run(String mainClass, List<String> args, Duration timeout) throws IOException, InterruptedException {
         Path tools = classesDir.resolve("kafka-tools.classpath");
