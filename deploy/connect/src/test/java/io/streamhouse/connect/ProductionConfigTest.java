@@ -51,12 +51,20 @@ class ProductionConfigTest {
                 "transaction.timeout.ms", "producer.transaction.timeout.ms", "offset.flush.interval.ms"}) {
             assertThat(p.getProperty(key)).as(key).isEqualTo(local.get(key));
         }
+        // The worker and its connectors' clients log in as user connect; the password is a file reference, never a literal.
+        for (String prefix : new String[]{"", "producer.", "consumer.", "admin."}) {
+            assertThat(p.getProperty(prefix + "sasl.jaas.config")).as(prefix + "sasl.jaas.config")
+                    .contains("username=\"connect\"").contains("password=\"${dir:");
+        }
+        assertThat(p.getProperty("config.providers.dir.class")).isEqualTo("org.apache.kafka.common.config.provider.DirectoryConfigProvider");
     }
 
     /** Differ on purpose in the lake's connector: where the catalog, warehouse, registry and Kafka are, and replicas. */
     private static final Set<String> LAKE_SITE_SPECIFIC = Set.of("value.converter.schema.registry.url",
             "iceberg.catalog.uri", "iceberg.catalog.jdbc.user", "iceberg.catalog.jdbc.password", "iceberg.catalog.warehouse",
-            "iceberg.kafka.bootstrap.servers", "iceberg.control.topic", "errors.deadletterqueue.topic.replication.factor");
+            "iceberg.kafka.bootstrap.servers", "iceberg.control.topic", "errors.deadletterqueue.topic.replication.factor",
+            // Production logs in over TLS (SASL_SSL); the local stack over loopback (SASL_PLAINTEXT, or PLAINTEXT in tests).
+            "iceberg.kafka.security.protocol");
 
     @Test
     void theLakeConnectorJsonCarriesEveryGuaranteeOfTheLocalOne() throws IOException {

@@ -1,5 +1,7 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.security.kafka.KafkaClientSettings;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +40,12 @@ public final class LakeAuditProcess {
         Process process;
         try {
             Files.createDirectories(workDir);
-            process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
+            // It reads the topics as user platform, with the Kafka settings this process runs with (a property here is
+            // not inherited by the child; the variables are).
+            builder.environment().putAll(KafkaClientSettings.childEnvironment());
+            process = builder.start();
             process.getOutputStream().close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot launch the lake's audit JVM", e);

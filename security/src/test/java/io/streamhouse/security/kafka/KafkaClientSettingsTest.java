@@ -97,6 +97,17 @@ class KafkaClientSettingsTest {
                     .containsKey(prefix + "sasl.jaas.config");
         }
         assertThat(worker).containsEntry("bootstrap.servers", BOOTSTRAP).containsEntry("group.id", "connect");
+        // Connect keeps its worker properties in a file and connector configurations on a topic: neither gets the
+        // password, only a reference the worker's DirectoryConfigProvider resolves from the credentials directory.
+        String reference = "${dir:" + credentials.toAbsolutePath().normalize() + ":serving.password}";
+        assertThat(worker).containsEntry("config.providers", "dir")
+                .containsEntry("config.providers.dir.param.allowed.paths", credentials.toAbsolutePath().normalize().toString());
+        assertThat(worker.values()).noneMatch(v -> v.contains("0a1b2c3d"));
+        assertThat(worker.get("sasl.jaas.config")).contains("password=\"" + reference + "\"");
+        assertThat(connect.connectorSecurity("iceberg.kafka.")).containsOnlyKeys("iceberg.kafka.security.protocol",
+                "iceberg.kafka.sasl.mechanism", "iceberg.kafka.sasl.jaas.config");
+        assertThat(connect.connectorSecurity("iceberg.kafka.").get("iceberg.kafka.sasl.jaas.config")).contains(reference)
+                .doesNotContain("0a1b2c3d");
 
         Properties own = new Properties();
         own.setProperty("linger.ms", "0");
