@@ -52,6 +52,9 @@ import java.util.List;
  * every decode ─▶ &lt;topic&gt;.dlq (unreadable) and &lt;topic&gt;.late (behind the watermark)
  * every matcher ─▶ &lt;topic of its anchor events&gt;.dlq (a match whose alert cannot be built)
  * </pre>
+ *
+ * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
+ * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}.
  */
 public final class CepJob {
 
