@@ -61,10 +61,27 @@ class LibraryPatternsTest {
         cardTest("card-large-after-window", V1, "1.00", "1.00", "1.00", Duration.ofMinutes(10).plusSeconds(1));
         // ... inside a 15-minute window (version 3), below the pattern's within.
         cardTest("card-large-after-window-v3", WINDOW_15_MIN, "1.00", "1.00", "1.00", Duration.ofMinutes(10).plusSeconds(1));
+        // A large payment that completes no card test (its first small is outside the window) leaves the smalls for
+        // the next one.
+        CardTestingPattern ct = new CardTestingPattern();
+        String card = "card-large-too-early";
+        add(ct, V1, payment(card + "-s1", card, "1.00", T0));
+        add(ct, V1, payment(card + "-s2", card, "1.00", T0.plus(Duration.ofMinutes(9))));
+        add(ct, V1, payment(card + "-s3", card, "1.00", T0.plus(Duration.ofMinutes(10))));
+        add(ct, V1, payment(card + "-large1", card, "600.00", T0.plus(Duration.ofMinutes(10)).plusSeconds(30)));
+        add(ct, V1, payment(card + "-s4", card, "1.00", T0.plus(Duration.ofMinutes(11))));
+        add(ct, V1, payment(card + "-large2", card, "600.00", T0.plus(Duration.ofMinutes(12))));
 
         // Impossible travel: 901 km/h against 899 km/h.
         travel("travel-901", 901);
         travel("travel-899", 899);
+        // Each use is compared with the card's next one only: two uses at home, then one abroad.
+        GeoPoint home = GeoPoint.newBuilder().setLat(0).setLon(0).build();
+        GeoPoint abroad = GeoPoint.newBuilder().setLat(0).setLon(10).build();
+        ImpossibleTravelPattern travel = new ImpossibleTravelPattern();
+        add(travel, V1, presentPayment("travel-three-a", "travel-three", home, Merchants.GROCER_ROTTERDAM, T0));
+        add(travel, V1, presentPayment("travel-three-b", "travel-three", home, Merchants.GROCER_ROTTERDAM, T0.plusSeconds(600)));
+        add(travel, V1, presentPayment("travel-three-c", "travel-three", abroad, Merchants.GROCER_ROTTERDAM, T0.plusSeconds(1200)));
 
         // Parcel SLA (grace 2 h): delivered one second after the deadline, one second before, never.
         Instant promisedBy = T0.plus(Duration.ofHours(1));
@@ -79,6 +96,13 @@ class LibraryPatternsTest {
                 promisedBy, T0.plusSeconds(60)));
         add(new ParcelSlaPattern(), V1, scan("p-again-3", "parcel-sent-again", ParcelStatus.DELIVERED, null,
                 deadline.plusSeconds(1)));
+        // ... and a delivery in time for the last one is in time, however late for the first.
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-1", "parcel-sent-again-in-time",
+                ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0));
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-2", "parcel-sent-again-in-time",
+                ParcelStatus.OUT_FOR_DELIVERY, T0.plus(Duration.ofHours(30)), T0.plusSeconds(60)));
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-3", "parcel-sent-again-in-time", ParcelStatus.DELIVERED,
+                null, deadline.plusSeconds(1)));
 
         // Maintenance due: passing 15,000 km, and not quite.
         add(new MaintenanceDuePattern(), V1, reading("m-hit-1", "van-hit", 90, 14_999.9, T0));
@@ -118,6 +142,9 @@ class LibraryPatternsTest {
         });
         assertThat(alertsOf("card-small-2.01")).as("2.01 is not a small payment").isEmpty();
         assertThat(alertsOf("card-large-after-window")).as("large 10 min 1 s after the first small").isEmpty();
+        assertThat(alertsOf("card-large-too-early")).singleElement().satisfies(a -> assertThat(a.getMatchedEventIds())
+                .containsExactly("evt-card-large-too-early-s2", "evt-card-large-too-early-s3",
+                        "evt-card-large-too-early-s4", "evt-card-large-too-early-large2"));
     }
 
     @Test
@@ -138,6 +165,8 @@ class LibraryPatternsTest {
         assertThat(alertsOf("travel-901")).singleElement()
                 .satisfies(a -> assertThat(a.getMatchedEventIds()).containsExactly("evt-travel-901-a", "evt-travel-901-b"));
         assertThat(alertsOf("travel-899")).isEmpty();
+        assertThat(alertsOf("travel-three")).singleElement()
+                .satisfies(a -> assertThat(a.getMatchedEventIds()).containsExactly("evt-travel-three-b", "evt-travel-three-c"));
     }
 
     @Test
@@ -155,6 +184,7 @@ class LibraryPatternsTest {
             assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
             assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3");
         });
+        assertThat(alertsOf("parcel-sent-again-in-time")).isEmpty();
     }
 
     @Test
