@@ -56,6 +56,10 @@ class CepEngineDifferentialTest {
             for (StampedFact f : run.lateFacts()) {
                 lateFacts.add(f.getFact().getKind() + "|" + f.getFact().getEventId());
             }
+            Set<String> onLateTopics = new HashSet<>();
+            run.lateEvents().forEach(r -> onLateTopics.add(r.eventId));
+            assertThat(run.lateFacts()).as("every fact a CEP operator got late is on a late topic")
+                    .isNotEmpty().allSatisfy(f -> assertThat(onLateTopics).contains(f.getFact().getEventId()));
             List<Alert> alerts = run.alerts();
             assertThat(run.deadLetters()).isEmpty();
             assertThat(alerts).as("the library's alerts are final: no revision, no withdrawal")
