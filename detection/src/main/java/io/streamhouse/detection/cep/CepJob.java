@@ -8,10 +8,18 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.state.StampedFact;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.cep.CEP;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.OutputTag;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
@@ -44,6 +52,9 @@ import java.util.List;
  * every decode ─▶ &lt;topic&gt;.dlq (unreadable) and &lt;topic&gt;.late (behind the watermark)
  * every matcher ─▶ &lt;topic of its anchor events&gt;.dlq (a match whose alert cannot be built)
  * </pre>
+ *
+ * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
+ * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}.
  */
 public final class CepJob {
 
@@ -74,12 +85,13 @@ public final class CepJob {
                         .uid("orders-as-activity").name("orders"));
 
         // A match whose alert cannot be built goes to the dead letters of the topic its anchor event comes from.
-        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern(), Topics.TRANSACTION_REQUESTS, deadLetters)
-                .union(match(transactions, rules, new ImpossibleTravelPattern(), Topics.TRANSACTION_REQUESTS, deadLetters),
-                        match(customerActivity, rules, new AccountTakeoverPattern(), Topics.ORDERS, deadLetters),
-                        match(scans, rules, new ParcelSlaPattern(), Topics.PARCEL_SCANS, deadLetters),
-                        match(telemetry, rules, new OverheatingPattern(), Topics.VEHICLE_TELEMETRY, deadLetters),
-                        match(telemetry, rules, new MaintenanceDuePattern(), Topics.VEHICLE_TELEMETRY, deadLetters));
+        CepJobConfig.Engine engine = config.engine();
+        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern(), Topics.TRANSACTION_REQUESTS, engine, sinks, deadLetters)
+                .union(match(transactions, rules, new ImpossibleTravelPattern(), Topics.TRANSACTION_REQUESTS, engine, sinks, deadLetters),
+                        match(customerActivity, rules, new AccountTakeoverPattern(), Topics.ORDERS, engine, sinks, deadLetters),
+                        match(scans, rules, new ParcelSlaPattern(), Topics.PARCEL_SCANS, engine, sinks, deadLetters),
+                        match(telemetry, rules, new OverheatingPattern(), Topics.VEHICLE_TELEMETRY, engine, sinks, deadLetters),
+                        match(telemetry, rules, new MaintenanceDuePattern(), Topics.VEHICLE_TELEMETRY, engine, sinks, deadLetters));
 
         alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
         union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
@@ -88,21 +100,79 @@ public final class CepJob {
 
     /**
      * One pattern: each event projected to the pattern's fact (chained to the decoding), keyed by subject, matched. Only
-     * facts cross the keyed exchange.
+     * facts cross the keyed exchange. With engine {@code cep} a pattern the library carries runs there instead.
      */
-    private static <E> SingleOutputStreamOperator<Alert> match(DataStream<E> events,
-                                                               BroadcastStream<RuleDefinition> rules,
-                                                               SubjectPattern<E> pattern, Topic<String, ?> anchorTopic,
-                                                               List<DataStream<DeadLetter>> deadLetters) {
+    private static <E> DataStream<Alert> match(DataStream<E> events, BroadcastStream<RuleDefinition> rules,
+                                               SubjectPattern<E> pattern, Topic<String, ?> anchorTopic,
+                                               CepJobConfig.Engine engine, CepSinks sinks,
+                                               List<DataStream<DeadLetter>> deadLetters) {
         String name = pattern.kind().ruleId();
-        SingleOutputStreamOperator<Alert> matched = events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE)
-                .uid("facts-" + name).name("facts " + name)
+        SingleOutputStreamOperator<Tuple2<String, CepFact>> facts = events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE)
+                .uid("facts-" + name).name("facts " + name);
+        if (engine == CepJobConfig.Engine.CEP && LibraryPatterns.onLibrary(pattern.kind())) {
+            return onLibrary(facts, rules, pattern, anchorTopic, sinks.lateFacts(), deadLetters);
+        }
+        SingleOutputStreamOperator<Alert> matched = facts
                 .keyBy(CepJob::subjectOf, Types.STRING)
                 .connect(rules)
                 .process(new PatternMatcher(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                 .uid("match-" + name).name(name);
         deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
         return matched;
+    }
+
+    /**
+     * One pattern on Flink's CEP library: facts stamped with the thresholds in force (a broadcast-connected step, uid
+     * {@code stamp-<pattern>}), keyed by subject, matched by the compiled {@link LibraryPatterns pattern} in event time
+     * (uid {@code cep-<pattern>}). Facts behind the CEP operator's watermark are its late data: each such event is
+     * already on {@code <topic>.late}, written whole by the split after its source (the CEP operator's watermark is never
+     * ahead of the split's), so here they are only counted.
+     */
+    static DataStream<Alert> onLibrary(DataStream<Tuple2<String, CepFact>> facts, BroadcastStream<RuleDefinition> rules,
+                                       SubjectPattern<?> pattern, Topic<String, ?> anchorTopic,
+                                       Sink<StampedFact> lateFactsSink, List<DataStream<DeadLetter>> deadLetters) {
+        String name = pattern.kind().ruleId();
+        DataStream<StampedFact> stamped = facts.connect(rules)
+                .process(new StampFacts(pattern), new AvroTypeInfo<>(StampedFact.class))
+                .uid("stamp-" + name).name("stamp " + name);
+        return onLibrary(stamped, pattern, anchorTopic, lateFactsSink, deadLetters);
+    }
+
+    /** The CEP operator of one pattern over already stamped facts (its own entry point for tests). */
+    static DataStream<Alert> onLibrary(DataStream<StampedFact> stamped, SubjectPattern<?> pattern,
+                                       Topic<String, ?> anchorTopic, Sink<StampedFact> lateFactsSink,
+                                       List<DataStream<DeadLetter>> deadLetters) {
+        String name = pattern.kind().ruleId();
+        OutputTag<StampedFact> lateFacts = new OutputTag<>("late-facts-" + name, new AvroTypeInfo<>(StampedFact.class));
+        SingleOutputStreamOperator<Alert> matched = CEP.pattern(
+                        stamped.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.of(pattern.kind()),
+                        new LibraryPatterns.ByEventId())
+                .inEventTime()
+                .sideOutputLateData(lateFacts)
+                .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
+                .uid("cep-" + name).name("cep " + name);
+        deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        matched.getSideOutput(lateFacts).map(new CountLateFacts()).uid("late-facts-" + name)
+                .name("late facts " + name)
+                .sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
+                .name("late facts " + name + " (counted)");
+        return matched.union(matched.getSideOutput(AlertsOfMatches.TIMED_OUT));
+    }
+
+    /** Counts the facts a CEP operator got behind its watermark (metric {@code lateFacts}); they are on the late topics. */
+    static final class CountLateFacts extends RichMapFunction<StampedFact, StampedFact> {
+        private transient Counter late;
+
+        @Override
+        public void open(OpenContext openContext) {
+            late = getRuntimeContext().getMetricGroup().counter("lateFacts");
+        }
+
+        @Override
+        public StampedFact map(StampedFact fact) {
+            late.inc();
+            return fact;
+        }
     }
 
     private static String subjectOf(Tuple2<String, CepFact> subjectAndFact) {

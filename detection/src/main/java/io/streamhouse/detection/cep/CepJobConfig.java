@@ -11,11 +11,29 @@ import java.util.Objects;
  * @param idleness          a partition with no records for this long stops holding the watermark back
  * @param watermarkPerEvent emit a watermark after every event instead of periodically: the same watermarks, earlier;
  *                          makes bounded test runs independent of wall-clock timing
+ * @param engine            what matches the patterns (see {@link Engine})
  */
-public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
+public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine) {
+
+    /** What matches the patterns. */
+    public enum Engine {
+        /** The hand-written {@link PatternMatcher} for every pattern (default: it revises and withdraws on late events). */
+        MATCHER,
+        /**
+         * Flink's CEP library for the patterns in {@link LibraryPatterns#ON_LIBRARY}, the matcher for the others. Late
+         * facts are not reconciled yet: they are on {@code <topic>.late} and change no alert.
+         */
+        CEP
+    }
+
+    public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, Engine.MATCHER);
+    }
+
     public CepJobConfig {
         Objects.requireNonNull(maxOutOfOrderness, "maxOutOfOrderness");
         Objects.requireNonNull(idleness, "idleness");
+        Objects.requireNonNull(engine, "engine");
         if (maxOutOfOrderness.isNegative() || idleness.isNegative() || idleness.isZero()) {
             throw new IllegalArgumentException("maxOutOfOrderness must not be negative and idleness must be positive");
         }
@@ -27,6 +45,10 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
     }
 
     public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent);
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, engine);
+    }
+
+    public CepJobConfig withEngine(Engine engine) {
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine);
     }
 }

@@ -36,15 +36,18 @@ import java.util.Optional;
  *                                                                finished once each partition reached its offset (replay)
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
+ * --engine               [STREAMHOUSE_CEP_ENGINE]                matcher | cep (Flink's CEP library for the patterns it
+ *                                                                carries so far; see docs/architecture.md)
  * </pre>
  */
 public record CepOptions(String bootstrap, String registry, String groupId, int parallelism,
                          Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
-                         Map<TopicPartition, Long> stopAt, String outputPrefix) {
+                         Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine) {
 
     public CepOptions {
+        Objects.requireNonNull(engine, "engine");
         stopAt = Map.copyOf(stopAt);
         Objects.requireNonNull(outputPrefix, "outputPrefix");
     }
@@ -71,7 +74,8 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"resume-latest", "STREAMHOUSE_CEP_RESUME_LATEST", "true"},
             new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"},
             new String[]{"stop-at", "STREAMHOUSE_CEP_STOP_AT", ""},
-            new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""});
+            new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""},
+            new String[]{"engine", "STREAMHOUSE_CEP_ENGINE", "matcher"});
 
     public static CepOptions parse(String[] args, Map<String, String> env) {
         Map<String, String> given = new HashMap<>();
@@ -108,11 +112,11 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
-                stopAt(v.get("stop-at")), v.get("output-prefix"));
+                stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")));
     }
 
     public CepJobConfig jobConfig() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, false);
+        return new CepJobConfig(maxOutOfOrderness, idleness, false, engine);
     }
 
     /** {@code topic:partition=offset,…} (topic names hold no ',' and the partition follows the last ':'). */
@@ -158,6 +162,14 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("--" + name + " must be an ISO-8601 duration like PT30S, was '" + v.get(name) + "'");
         }
+    }
+
+    private static CepJobConfig.Engine engine(String raw) {
+        return switch (raw.toLowerCase(Locale.ROOT)) {
+            case "matcher" -> CepJobConfig.Engine.MATCHER;
+            case "cep" -> CepJobConfig.Engine.CEP;
+            default -> throw new IllegalArgumentException("--engine must be matcher or cep, was '" + raw + "'");
+        };
     }
 
     private static DeliveryGuarantee delivery(String raw) {

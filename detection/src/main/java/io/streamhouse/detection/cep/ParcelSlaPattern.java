@@ -30,8 +30,8 @@ import java.util.Optional;
  * out-for-delivery scan's deadline; it is deleted when the scan leaves the state.
  */
 public final class ParcelSlaPattern implements SubjectPattern<ParcelScanned> {
-    private static final String OUT_FOR_DELIVERY = "out-for-delivery";
-    private static final String DELIVERED = "delivered";
+    static final String OUT_FOR_DELIVERY = "out-for-delivery";
+    static final String DELIVERED = "delivered";
 
     @Override
     public PatternSettings.Kind kind() {

@@ -66,7 +66,7 @@ final class BoundedRun {
 
     CepSinks sinks() {
         return new CepSinks(new Collecting<>(id + "/alerts"), new Collecting<>(id + "/dead-letters"),
-                new Collecting<>(id + "/late"));
+                new Collecting<>(id + "/late"), new Collecting<>(id + "/late-facts"));
     }
 
     RegistryClientFactory registry() {
@@ -86,6 +86,12 @@ final class BoundedRun {
     @SuppressWarnings("unchecked")
     List<LateRecord> lateEvents() {
         return (List<LateRecord>) (List<?>) output("late");
+    }
+
+    /** The facts the CEP library's operators got behind their watermark (engine {@code cep}). */
+    @SuppressWarnings("unchecked")
+    List<io.streamhouse.domain.state.StampedFact> lateFacts() {
+        return (List<io.streamhouse.domain.state.StampedFact>) (List<?>) output("late-facts");
     }
 
     private List<Object> output(String name) {

@@ -19,7 +19,9 @@ public enum StateSchemas {
     SUBJECT_ALERTS(io.streamhouse.domain.state.SubjectAlerts.getClassSchema(), 1),
     CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 3),
     /** Flink keyed state of the CEP matchers: a savepoint is read back with the current schema. */
-    CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 4);
+    CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 4),
+    /** Flink keyed state of the CEP library's operators (the facts their NFAs buffer), engine {@code cep}. */
+    STAMPED_FACT(io.streamhouse.domain.state.StampedFact.getClassSchema(), 1);
 
     private final Schema schema;
     private final int version;

@@ -1,0 +1,81 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.state.StampedFact;
+import org.apache.flink.cep.functions.PatternProcessFunction;
+import org.apache.flink.cep.functions.TimedOutPartialMatchHandler;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Turns what a CEP library pattern matched into alerts: the matched facts, in event-time order, go through the
+ * pattern's pure function ({@link SubjectPattern#find}) under the thresholds stamped on the fact that decided (the
+ * last one), whose definition version becomes the alert's {@code patternVersion}. A timed-out partial match (a parcel
+ * out for delivery and not delivered) is evaluated the same way with event time at the time-out, and its alert goes
+ * to {@link #TIMED_OUT} (the handler has no collector). A match whose alert cannot be built goes to the dead letters of
+ * the pattern's anchor topic, as the matcher's do. Holds no state: each alert is final when emitted (no revisions).
+ */
+final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert>
+        implements TimedOutPartialMatchHandler<StampedFact> {
+    private static final Logger LOG = LoggerFactory.getLogger(AlertsOfMatches.class);
+    static final OutputTag<Alert> TIMED_OUT = new OutputTag<>("timed-out-alerts",
+            new org.apache.flink.formats.avro.typeutils.AvroTypeInfo<>(Alert.class));
+    private static final Comparator<StampedFact> IN_EVENT_TIME = new LibraryPatterns.ByEventId();
+
+    private final SubjectPattern<?> pattern;
+    private final String anchorTopic;
+    private final LibraryPatterns.StampedSettings settings;
+
+    AlertsOfMatches(SubjectPattern<?> pattern, String anchorTopic) {
+        this.pattern = pattern;
+        this.anchorTopic = anchorTopic;
+        this.settings = new LibraryPatterns.StampedSettings(pattern.kind());
+    }
+
+    @Override
+    public void processMatch(Map<String, List<StampedFact>> match, Context ctx, Collector<Alert> out) {
+        alerts(match, ctx, out::collect);
+    }
+
+    @Override
+    public void processTimedOutMatch(Map<String, List<StampedFact>> match, Context ctx) {
+        alerts(match, ctx, a -> ctx.output(TIMED_OUT, a));
+    }
+
+    private void alerts(Map<String, List<StampedFact>> match, Context ctx, Consumer<Alert> out) {
+        List<StampedFact> stamped = new ArrayList<>();
+        match.values().forEach(stamped::addAll);
+        stamped.sort(IN_EVENT_TIME);
+        StampedFact decided = stamped.get(stamped.size() - 1);
+        String subject = decided.getSubject();
+        List<CepFact> facts = stamped.stream().map(StampedFact::getFact).toList();
+        PatternSettings s = settings.of(decided);
+        Finding current = null;
+        try {
+            for (Finding f : pattern.find(subject, facts, s, Instant.ofEpochMilli(ctx.timestamp()))) {
+                current = f;
+                out.accept(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), null));
+            }
+        } catch (RuntimeException e) {
+            List<String> ids = current != null ? current.eventIds() : facts.stream().map(CepFact::getEventId).toList();
+            String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + subject + ": "
+                    + e.getMessage();
+            LOG.warn("{}; events {} to the dead letters", reason, ids, e);
+            ctx.output(PatternMatcher.DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L,
+                    subject.getBytes(StandardCharsets.UTF_8), String.join(",", ids).getBytes(StandardCharsets.UTF_8),
+                    reason, e.getClass().getName(), null, "cep-" + pattern.kind().ruleId()));
+        }
+    }
+}

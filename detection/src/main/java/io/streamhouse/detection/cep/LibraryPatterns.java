@@ -1,0 +1,232 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.detection.PatternSettings.Kind;
+import io.streamhouse.domain.events.GreatCircle;
+import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.state.CepThresholds;
+import io.streamhouse.domain.state.StampedFact;
+import org.apache.flink.cep.EventComparator;
+import org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy;
+import org.apache.flink.cep.pattern.Pattern;
+import org.apache.flink.cep.pattern.conditions.IterativeCondition;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The patterns as Flink CEP {@link Pattern}s over stamped facts (engine {@code cep}). A compiled pattern is fixed, so
+ * no threshold is in it: every condition reads the thresholds the stamping step wrote onto the fact it decides on
+ * ({@link StampFacts}), and {@code within} is the largest window a definition may ask for, the condition checking the
+ * actual one. The NFA chooses the events of an occurrence; the pattern's pure function ({@link SubjectPattern#find})
+ * then builds its finding from exactly those events, so an alert says what the matcher's would.
+ *
+ * <p>Assumes the subject's facts arrive as the pattern's {@code factOf} and {@code keeps} leave them (the stamping
+ * step drops the rest), so {@code next} means "the subject's next relevant fact".
+ */
+final class LibraryPatterns {
+    /** The patterns that run on the library; the others stay on {@link PatternMatcher} (see docs/architecture.md). */
+    static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.PARCEL_SLA,
+            Kind.MAINTENANCE_DUE);
+
+    /** Largest card-testing window a definition may set: the pattern's {@code within}. */
+    static final Duration CARD_TESTING_MAX_WINDOW = Duration.ofHours(1);
+    /** Largest impossible-travel retention (gap between two uses compared): {@code within}. */
+    static final Duration IMPOSSIBLE_TRAVEL_MAX_RETENTION = Duration.ofHours(24);
+    /**
+     * Largest parcel retention: {@code within}, and so also when a parcel never delivered is reported (the partial
+     * match "out for delivery" times out when event time passes the scan plus this).
+     */
+    static final Duration PARCEL_MAX_RETENTION = Duration.ofDays(2);
+    /** Two readings compared for maintenance: at most this apart (the matcher's retention for the pattern). */
+    static final Duration MAINTENANCE_WITHIN = Duration.ofHours(1);
+
+    static boolean onLibrary(Kind kind) {
+        return ON_LIBRARY.contains(kind);
+    }
+
+    /** Why the library pattern cannot take these settings (a window beyond its {@code within}), if it cannot. */
+    static Optional<String> refusal(PatternSettings s, Kind kind) {
+        return switch (kind) {
+            case CARD_TESTING -> s.cardTesting().window().compareTo(CARD_TESTING_MAX_WINDOW) > 0
+                    ? Optional.of("window " + s.cardTesting().window() + " is longer than the CEP pattern's within, "
+                    + CARD_TESTING_MAX_WINDOW) : Optional.empty();
+            case IMPOSSIBLE_TRAVEL -> s.impossibleTravel().retention().compareTo(IMPOSSIBLE_TRAVEL_MAX_RETENTION) > 0
+                    ? Optional.of("retention " + s.impossibleTravel().retention() + " is longer than the CEP pattern's within, "
+                    + IMPOSSIBLE_TRAVEL_MAX_RETENTION) : Optional.empty();
+            case PARCEL_SLA -> s.parcelSla().retention().compareTo(PARCEL_MAX_RETENTION) > 0
+                    ? Optional.of("retention " + s.parcelSla().retention() + " is longer than the CEP pattern's within, "
+                    + PARCEL_MAX_RETENTION) : Optional.empty();
+            default -> Optional.empty();
+        };
+    }
+
+    static Pattern<StampedFact, ?> of(Kind kind) {
+        return switch (kind) {
+            // ≥ minSmall smalls, then a large within the window of the first. Every small starts a partial match; the
+            // large completes those whose first small is inside the window, the earliest (all smalls in the window) is
+            // emitted, and skipping past it drops the others and every small before the large: the next card test
+            // needs new smalls, as the pure function clears them.
+            case CARD_TESTING -> Pattern.<StampedFact>begin("smalls", AfterMatchSkipStrategy.skipPastLastEvent())
+                    .where(new SmallPayment()).oneOrMore()
+                    .followedBy("large").where(new CompletesCardTest())
+                    .within(CARD_TESTING_MAX_WINDOW);
+            // Each use and the card's next one.
+            case IMPOSSIBLE_TRAVEL -> Pattern.<StampedFact>begin("from").where(new Any())
+                    .next("to").where(new TooFast())
+                    .within(IMPOSSIBLE_TRAVEL_MAX_RETENTION);
+            // Out for delivery (with a promise), not sent out again, then delivered. A match is a delivery: late or
+            // not, the pure function decides. A partial match that times out is a parcel never delivered.
+            case PARCEL_SLA -> Pattern.<StampedFact>begin("out").where(new OutForDelivery(true))
+                    .notFollowedBy("sent-again").where(new OutForDelivery(false))
+                    .followedBy("delivered").where(new DeliveredWithinRetention())
+                    .within(PARCEL_MAX_RETENTION);
+            // Each reading and the vehicle's next one.
+            case MAINTENANCE_DUE -> Pattern.<StampedFact>begin("from").where(new Any())
+                    .next("to").where(new PassesServiceMark())
+                    .within(MAINTENANCE_WITHIN);
+            default -> throw new IllegalArgumentException(kind + " does not run on the CEP library yet");
+        };
+    }
+
+    /** Ties in event time are broken by event id, as the pure functions order facts. */
+    static final class ByEventId implements EventComparator<StampedFact> {
+        private static final Comparator<StampedFact> ORDER = Comparator
+                .comparingLong((StampedFact f) -> f.getFact().getOccurredAtMs())
+                .thenComparing(f -> f.getFact().getEventId());
+
+        @Override
+        public int compare(StampedFact a, StampedFact b) {
+            return ORDER.compare(a, b);
+        }
+    }
+
+    /** The settings stamped on a fact, decoded once per distinct stamp (consecutive facts mostly share one). */
+    static final class StampedSettings implements Serializable {
+        private final Kind kind;
+        private transient CepThresholds last;
+        private transient PatternSettings settings;
+
+        StampedSettings(Kind kind) {
+            this.kind = kind;
+        }
+
+        PatternSettings of(StampedFact f) {
+            CepThresholds t = f.getThresholds();
+            if (settings == null || !t.equals(last)) {
+                settings = Thresholds.settings(t, kind);
+                last = t;
+            }
+            return settings;
+        }
+    }
+
+    private static long at(StampedFact f) {
+        return f.getFact().getOccurredAtMs();
+    }
+
+    private static StampedFact first(IterativeCondition.Context<StampedFact> ctx, String stage) throws Exception {
+        for (StampedFact f : ctx.getEventsForPattern(stage)) {
+            return f;
+        }
+        throw new IllegalStateException("no event in stage " + stage);
+    }
+
+    static final class Any extends IterativeCondition<StampedFact> {
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) {
+            return true;
+        }
+    }
+
+    static final class SmallPayment extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.CARD_TESTING);
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) {
+            PatternSettings.CardTesting p = settings.of(f).cardTesting();
+            return p.enabled() && f.getFact().getMoney().getAmount().compareTo(p.smallMax()) <= 0;
+        }
+    }
+
+    /** A large payment, with at least minSmall smalls in the partial match, the first within the window before it. */
+    static final class CompletesCardTest extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.CARD_TESTING);
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) throws Exception {
+            PatternSettings.CardTesting p = settings.of(f).cardTesting();
+            if (!p.enabled() || f.getFact().getMoney().getAmount().compareTo(p.largeMin()) < 0) {
+                return false;
+            }
+            int smalls = 0;
+            long firstAt = Long.MAX_VALUE;
+            for (StampedFact s : ctx.getEventsForPattern("smalls")) {
+                smalls++;
+                firstAt = Math.min(firstAt, at(s));
+            }
+            return smalls >= p.minSmall() && firstAt >= at(f) - p.window().toMillis();
+        }
+    }
+
+    static final class TooFast extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.IMPOSSIBLE_TRAVEL);
+
+        @Override
+        public boolean filter(StampedFact to, Context<StampedFact> ctx) throws Exception {
+            PatternSettings.ImpossibleTravel p = settings.of(to).impossibleTravel();
+            StampedFact from = first(ctx, "from");
+            if (!p.enabled() || at(to) - at(from) > p.retention().toMillis()) {
+                return false;
+            }
+            CepFact a = from.getFact(), b = to.getFact();
+            return GreatCircle.speedKmh(a.getLocation(), a.getOccurredAtMs(), b.getLocation(), b.getOccurredAtMs())
+                    > p.maxKmh();
+        }
+    }
+
+    static final class PassesServiceMark extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.MAINTENANCE_DUE);
+
+        @Override
+        public boolean filter(StampedFact to, Context<StampedFact> ctx) throws Exception {
+            PatternSettings.MaintenanceDue p = settings.of(to).maintenanceDue();
+            double before = first(ctx, "from").getFact().getReading();
+            return p.enabled() && Math.floor(to.getFact().getReading() / p.intervalKm())
+                    > Math.floor(before / p.intervalKm());
+        }
+    }
+
+    static final class OutForDelivery extends IterativeCondition<StampedFact> {
+        private final boolean withPromise;
+
+        OutForDelivery(boolean withPromise) {
+            this.withPromise = withPromise;
+        }
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) {
+            return ParcelSlaPattern.OUT_FOR_DELIVERY.equals(f.getFact().getKind())
+                    && (!withPromise || f.getFact().getDueAtMs() != null);
+        }
+    }
+
+    /** A delivery scan within the parcel's actual retention after the out-for-delivery scan. */
+    static final class DeliveredWithinRetention extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.PARCEL_SLA);
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) throws Exception {
+            if (!ParcelSlaPattern.DELIVERED.equals(f.getFact().getKind())) {
+                return false;
+            }
+            return at(f) - at(first(ctx, "out")) <= settings.of(f).parcelSla().retention().toMillis();
+        }
+    }
+
+    private LibraryPatterns() {
+    }
+}

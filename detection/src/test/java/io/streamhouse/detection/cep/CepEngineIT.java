@@ -1,0 +1,141 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.loadtests.generator.EventKind;
+import io.streamhouse.loadtests.generator.GeneratedEvent;
+import io.streamhouse.platform.EmbeddedPlatform;
+import io.streamhouse.platform.SharedPlatform;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static io.streamhouse.detection.cep.CepEvents.payment;
+import static io.streamhouse.detection.cep.CepEvents.scan;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The job with {@code --engine cep} as it runs in production (Kafka sources, RocksDB state, exactly-once Kafka sinks,
+ * a MiniCluster): the CEP library's partial matches survive a stop with savepoint, and a parcel's timed-out partial
+ * match becomes an alert. Each job starts at the end of the event topics (the other tests' events would put its event
+ * time ahead) and lets a silent partition go idle at once, so event time is these events' alone.
+ */
+class CepEngineIT {
+    private final EmbeddedPlatform platform = SharedPlatform.get();
+    private final KafkaTestIo kafka = new KafkaTestIo(platform);
+
+    @Test
+    void aCardTestBegunBeforeAStopWithSavepointCompletesAfterTheRestore() throws Exception {
+        String group = "cep-engine-restore-" + UUID.randomUUID();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-restore-");
+        String card = "tok_engine_" + UUID.randomUUID();
+        Instant t0 = Instant.parse("2026-08-01T10:00:00Z");
+        kafka.startAtTheEnd(group);
+
+        JobClient job = start(group, checkpoints);
+        kafka.send(List.of(tx(payment("s1-" + card, card, "1.00", t0)), tx(payment("s2-" + card, card, "1.00", t0.plusSeconds(60)))));
+        awaitCommitted(group);
+        String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+
+        job = start(group, checkpoints, "--restore", savepoint);
+        try {
+            kafka.send(List.of(tx(payment("s3-" + card, card, "1.00", t0.plusSeconds(120))),
+                    tx(payment("big-" + card, card, "700.00", t0.plusSeconds(180))),
+                    // moves the card's partition past the large payment (a mid-size payment: no card test uses it)
+                    tx(payment("after-" + card, card, "10.00", t0.plusSeconds(181)))));
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(alertsOf(card)).singleElement().satisfies(a -> {
+                        assertThat(a.getPatternId()).isEqualTo("cep-card-testing");
+                        assertThat(a.getMatchedEventIds()).containsExactly(
+                                "evt-s1-" + card, "evt-s2-" + card, "evt-s3-" + card, "evt-big-" + card);
+                    }));
+        } finally {
+            stop(job, checkpoints);
+        }
+    }
+
+    @Test
+    void aParcelNeverDeliveredIsAlertedWhenItsPartialMatchTimesOut() throws Exception {
+        String group = "cep-engine-timeout-" + UUID.randomUUID();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-timeout-");
+        String parcel = "parcel-engine-" + UUID.randomUUID();
+        Instant t0 = Instant.parse("2026-08-10T08:00:00Z");
+        kafka.startAtTheEnd(group);
+
+        JobClient job = start(group, checkpoints);
+        try {
+            kafka.send(List.of(parcelScan(scan("out-" + parcel, parcel, ParcelStatus.OUT_FOR_DELIVERY,
+                    t0.plus(Duration.ofHours(4)), t0))));
+            awaitCommitted(group, Topics.PARCEL_SCANS);
+            // Event time passes the partial match's within (2 days): another parcel's scan three days later.
+            String other = "parcel-engine-other-" + UUID.randomUUID();
+            kafka.send(List.of(parcelScan(scan("later-" + other, other, ParcelStatus.DELIVERED, null,
+                    t0.plus(Duration.ofDays(3))))));
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(alertsOf(parcel)).singleElement().satisfies(a -> {
+                        assertThat(a.getPatternId()).isEqualTo("cep-parcel-sla");
+                        assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered");
+                        assertThat(a.getMatchedEventIds()).containsExactly("evt-out-" + parcel);
+                    }));
+        } finally {
+            stop(job, checkpoints);
+        }
+    }
+
+    /**
+     * Stops with a savepoint rather than cancelling: the exactly-once sink commits what it wrote and leaves no open
+     * transaction on an alert partition, which would hold back the read_committed readers of the tests after this one
+     * (CepJobIT) until the transaction timed out.
+     */
+    private static void stop(JobClient job, Path checkpoints) throws Exception {
+        job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+    }
+
+    private JobClient start(String group, Path checkpoints, String... more) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("--engine", "cep", "--idleness", "PT0.2S",
+                "--max-out-of-orderness", "PT0S"));
+        args.addAll(List.of(more));
+        return kafka.start(group, checkpoints, args.toArray(String[]::new));
+    }
+
+    /**
+     * The alerts about the subject that the sink wrote (earlier tests' cancelled jobs may hold read_committed readers
+     * back: see {@link KafkaTestIo#alertsWritten}).
+     */
+    private List<Alert> alertsOf(String subject) {
+        return kafka.alertsWritten().stream().filter(a -> a.getSubject().getId().equals(subject)).toList();
+    }
+
+    private void awaitCommitted(String group) {
+        awaitCommitted(group, Topics.TRANSACTION_REQUESTS);
+    }
+
+    private void awaitCommitted(String group, io.streamhouse.domain.topic.Topic<?, ?> topic) {
+        long end = kafka.endOffsets(topic);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> kafka.committed(group, topic) >= end);
+    }
+
+    private static GeneratedEvent tx(TransactionAuthorizationRequested t) {
+        return new GeneratedEvent(0, EventKind.TRANSACTION, t.getCardToken(), t.getEnvelope().getEventId(),
+                t.getEnvelope().getOccurredAt(), t, 0);
+    }
+
+    private static GeneratedEvent parcelScan(io.streamhouse.domain.event.ParcelScanned s) {
+        return new GeneratedEvent(0, EventKind.PARCEL_SCAN, s.getParcelId(), s.getEnvelope().getEventId(),
+                s.getEnvelope().getOccurredAt(), s, 0);
+    }
+}

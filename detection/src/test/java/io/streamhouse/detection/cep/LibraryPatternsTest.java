@@ -1,0 +1,250 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.GeoPoint;
+import io.streamhouse.domain.event.ParcelStatus;
+import io.streamhouse.domain.events.GreatCircle;
+import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.state.StampedFact;
+import io.streamhouse.domain.testdata.Merchants;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static io.streamhouse.detection.cep.CepEvents.payment;
+import static io.streamhouse.detection.cep.CepEvents.presentPayment;
+import static io.streamhouse.detection.cep.CepEvents.reading;
+import static io.streamhouse.detection.cep.CepEvents.scan;
+import static io.streamhouse.domain.testdata.Times.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Flink CEP library patterns, given stamped facts, when event time passes them, expect these alerts: each pattern's
+ * hits beside its near misses, thresholds read from the facts (a fact stamped with another version decides under that
+ * version, and the alert carries it), a parcel never delivered reported by its timed-out partial match. Every scenario
+ * is its own subject; they run together in one job (one MiniCluster for the class).
+ */
+class LibraryPatternsTest {
+    private static final PatternSettings V1 = PatternSettings.defaults();
+    /** Card testing v2: smalls up to 2.50. */
+    private static final PatternSettings SMALL_MAX_250 = withCardTesting(2, "2.50", Duration.ofMinutes(10));
+    /** Card testing v3: a 15-minute window (the pattern's within is an hour). */
+    private static final PatternSettings WINDOW_15_MIN = withCardTesting(3, "2.00", Duration.ofMinutes(15));
+
+    private static final List<StampedFact> GIVEN = new ArrayList<>();
+    private static List<Alert> alerts;
+
+    @BeforeAll
+    static void whenEventTimePassesEveryFact() throws Exception {
+        // Card testing: three smalls, then a large within 10 minutes.
+        cardTest("card-hit", V1, "1.00", "1.00", "1.00", Duration.ofMinutes(5));
+        // A small payment of 2.01 is not small: two smalls only.
+        cardTest("card-small-2.01", V1, "1.00", "1.00", "2.01", Duration.ofMinutes(5));
+        // ... unless the thresholds in force say smalls go up to 2.50 (version 2, stamped on the facts).
+        cardTest("card-small-2.01-v2", SMALL_MAX_250, "1.00", "1.00", "2.01", Duration.ofMinutes(5));
+        // The large payment 10 min 1 s after the first small: that small is outside the window.
+        cardTest("card-large-after-window", V1, "1.00", "1.00", "1.00", Duration.ofMinutes(10).plusSeconds(1));
+        // ... inside a 15-minute window (version 3), below the pattern's within.
+        cardTest("card-large-after-window-v3", WINDOW_15_MIN, "1.00", "1.00", "1.00", Duration.ofMinutes(10).plusSeconds(1));
+        // A large payment that completes no card test (its first small is outside the window) leaves the smalls for
+        // the next one.
+        CardTestingPattern ct = new CardTestingPattern();
+        String card = "card-large-too-early";
+        add(ct, V1, payment(card + "-s1", card, "1.00", T0));
+        add(ct, V1, payment(card + "-s2", card, "1.00", T0.plus(Duration.ofMinutes(9))));
+        add(ct, V1, payment(card + "-s3", card, "1.00", T0.plus(Duration.ofMinutes(10))));
+        add(ct, V1, payment(card + "-large1", card, "600.00", T0.plus(Duration.ofMinutes(10)).plusSeconds(30)));
+        add(ct, V1, payment(card + "-s4", card, "1.00", T0.plus(Duration.ofMinutes(11))));
+        add(ct, V1, payment(card + "-large2", card, "600.00", T0.plus(Duration.ofMinutes(12))));
+
+        // Impossible travel: 901 km/h against 899 km/h.
+        travel("travel-901", 901);
+        travel("travel-899", 899);
+        // Each use is compared with the card's next one only: two uses at home, then one abroad.
+        GeoPoint home = GeoPoint.newBuilder().setLat(0).setLon(0).build();
+        GeoPoint abroad = GeoPoint.newBuilder().setLat(0).setLon(10).build();
+        ImpossibleTravelPattern travel = new ImpossibleTravelPattern();
+        add(travel, V1, presentPayment("travel-three-a", "travel-three", home, Merchants.GROCER_ROTTERDAM, T0));
+        add(travel, V1, presentPayment("travel-three-b", "travel-three", home, Merchants.GROCER_ROTTERDAM, T0.plusSeconds(600)));
+        add(travel, V1, presentPayment("travel-three-c", "travel-three", abroad, Merchants.GROCER_ROTTERDAM, T0.plusSeconds(1200)));
+
+        // Parcel SLA (grace 2 h): delivered one second after the deadline, one second before, never.
+        Instant promisedBy = T0.plus(Duration.ofHours(1));
+        Instant deadline = promisedBy.plus(V1.parcelSla().grace());
+        parcel("parcel-delivered-late", promisedBy, deadline.plusSeconds(1));
+        parcel("parcel-delivered-in-time", promisedBy, deadline.minusSeconds(1));
+        parcel("parcel-never-delivered", promisedBy, null);
+        // Sent out again before delivery: only the last out-for-delivery scan counts.
+        add(new ParcelSlaPattern(), V1, scan("p-again-1", "parcel-sent-again", ParcelStatus.OUT_FOR_DELIVERY,
+                T0.plus(Duration.ofHours(30)), T0));
+        add(new ParcelSlaPattern(), V1, scan("p-again-2", "parcel-sent-again", ParcelStatus.OUT_FOR_DELIVERY,
+                promisedBy, T0.plusSeconds(60)));
+        add(new ParcelSlaPattern(), V1, scan("p-again-3", "parcel-sent-again", ParcelStatus.DELIVERED, null,
+                deadline.plusSeconds(1)));
+        // ... and a delivery in time for the last one is in time, however late for the first.
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-1", "parcel-sent-again-in-time",
+                ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0));
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-2", "parcel-sent-again-in-time",
+                ParcelStatus.OUT_FOR_DELIVERY, T0.plus(Duration.ofHours(30)), T0.plusSeconds(60)));
+        add(new ParcelSlaPattern(), V1, scan("p-again-in-time-3", "parcel-sent-again-in-time", ParcelStatus.DELIVERED,
+                null, deadline.plusSeconds(1)));
+
+        // Maintenance due: passing 15,000 km, and not quite.
+        add(new MaintenanceDuePattern(), V1, reading("m-hit-1", "van-hit", 90, 14_999.9, T0));
+        add(new MaintenanceDuePattern(), V1, reading("m-hit-2", "van-hit", 90, 15_000.1, T0.plusSeconds(30)));
+        add(new MaintenanceDuePattern(), V1, reading("m-miss-1", "van-miss", 90, 14_000, T0));
+        add(new MaintenanceDuePattern(), V1, reading("m-miss-2", "van-miss", 90, 14_999.9, T0.plusSeconds(30)));
+
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
+        List<StampedFact> inOrder = GIVEN.stream()
+                .sorted(Comparator.comparingLong((StampedFact f) -> f.getFact().getOccurredAtMs())).toList();
+        DataStream<StampedFact> facts = env.fromData(inOrder, new AvroTypeInfo<>(StampedFact.class))
+                .assignTimestampsAndWatermarks(WatermarkStrategy.<StampedFact>forMonotonousTimestamps()
+                        .withTimestampAssigner((f, ignored) -> f.getFact().getOccurredAtMs()));
+        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
+        DataStream<Alert> all = null;
+        for (SubjectPattern<?> pattern : List.of(new CardTestingPattern(), new ImpossibleTravelPattern(),
+                new ParcelSlaPattern(), new MaintenanceDuePattern())) {
+            String kind = pattern.kind().ruleId();
+            DataStream<Alert> out = CepJob.onLibrary(
+                    facts.filter(f -> kindOf(f).equals(kind)).returns(new AvroTypeInfo<>(StampedFact.class)),
+                    pattern, Topics.TRANSACTION_REQUESTS, null, deadLetters);
+            all = all == null ? out : all.union(out);
+        }
+        alerts = new ArrayList<>();
+        try (CloseableIterator<Alert> it = all.executeAndCollect("library-patterns")) {
+            it.forEachRemaining(alerts::add);
+        }
+    }
+
+    @Test
+    void cardTestingAlertsThreeSmallsThenALargeWithinTheWindowAndNotTheNearMisses() {
+        assertThat(alertsOf("card-hit")).singleElement().satisfies(a -> {
+            assertThat(a.getMatchedEventIds()).hasSize(4);
+            assertThat(a.getPatternVersion()).isEqualTo(1);
+        });
+        assertThat(alertsOf("card-small-2.01")).as("2.01 is not a small payment").isEmpty();
+        assertThat(alertsOf("card-large-after-window")).as("large 10 min 1 s after the first small").isEmpty();
+        assertThat(alertsOf("card-large-too-early")).singleElement().satisfies(a -> assertThat(a.getMatchedEventIds())
+                .containsExactly("evt-card-large-too-early-s2", "evt-card-large-too-early-s3",
+                        "evt-card-large-too-early-s4", "evt-card-large-too-early-large2"));
+    }
+
+    @Test
+    void cardTestingReadsTheThresholdsStampedOnTheFactsAndReportsTheirVersion() {
+        assertThat(alertsOf("card-small-2.01-v2")).singleElement().satisfies(a -> {
+            assertThat(a.getMatchedEventIds()).hasSize(4);
+            assertThat(a.getPatternVersion()).isEqualTo(2);
+            assertThat(a.getAttributes()).containsEntry("smallMax", "2.50");
+        });
+        assertThat(alertsOf("card-large-after-window-v3")).singleElement().satisfies(a -> {
+            assertThat(a.getPatternVersion()).isEqualTo(3);
+            assertThat(a.getAttributes()).containsEntry("window", "PT15M");
+        });
+    }
+
+    @Test
+    void impossibleTravelAlertsAbove900KmhOnly() {
+        assertThat(alertsOf("travel-901")).singleElement()
+                .satisfies(a -> assertThat(a.getMatchedEventIds()).containsExactly("evt-travel-901-a", "evt-travel-901-b"));
+        assertThat(alertsOf("travel-899")).isEmpty();
+        assertThat(alertsOf("travel-three")).singleElement()
+                .satisfies(a -> assertThat(a.getMatchedEventIds()).containsExactly("evt-travel-three-b", "evt-travel-three-c"));
+    }
+
+    @Test
+    void aParcelNotDeliveredInTimeIsAlertedByItsTimedOutPartialMatchOrItsLateDelivery() {
+        assertThat(alertsOf("parcel-delivered-late")).singleElement().satisfies(a -> {
+            assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
+            assertThat(a.getMatchedEventIds()).hasSize(2);
+        });
+        assertThat(alertsOf("parcel-delivered-in-time")).isEmpty();
+        assertThat(alertsOf("parcel-never-delivered")).singleElement().satisfies(a -> {
+            assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered");
+            assertThat(a.getMatchedEventIds()).containsExactly("evt-parcel-never-delivered-out");
+        });
+        assertThat(alertsOf("parcel-sent-again")).singleElement().satisfies(a -> {
+            assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
+            assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3");
+        });
+        assertThat(alertsOf("parcel-sent-again-in-time")).isEmpty();
+    }
+
+    @Test
+    void maintenanceIsDueWhenTheOdometerPassesAServiceMark() {
+        assertThat(alertsOf("van-hit")).singleElement()
+                .satisfies(a -> assertThat(a.getAttributes()).containsEntry("serviceMarkKm", "15000"));
+        assertThat(alertsOf("van-miss")).isEmpty();
+    }
+
+    private static List<Alert> alertsOf(String subject) {
+        return alerts.stream().filter(a -> a.getSubject().getId().equals(subject)).toList();
+    }
+
+    private static void cardTest(String card, PatternSettings s, String a, String b, String c, Duration largeAfter) {
+        CardTestingPattern p = new CardTestingPattern();
+        add(p, s, payment(card + "-s1", card, a, T0));
+        add(p, s, payment(card + "-s2", card, b, T0.plusSeconds(60)));
+        add(p, s, payment(card + "-s3", card, c, T0.plusSeconds(120)));
+        add(p, s, payment(card + "-large", card, "600.00", T0.plus(largeAfter)));
+    }
+
+    private static void travel(String card, double kmh) {
+        GeoPoint from = GeoPoint.newBuilder().setLat(0).setLon(0).build();
+        GeoPoint to = GeoPoint.newBuilder().setLat(0).setLon(10).build();
+        long ms = Math.round(GreatCircle.distanceKm(from, to) / kmh * 3_600_000);
+        ImpossibleTravelPattern p = new ImpossibleTravelPattern();
+        add(p, V1, presentPayment(card + "-a", card, from, Merchants.GROCER_ROTTERDAM, T0));
+        add(p, V1, presentPayment(card + "-b", card, to, Merchants.GROCER_ROTTERDAM, T0.plusMillis(ms)));
+    }
+
+    private static void parcel(String parcel, Instant promisedBy, Instant deliveredAt) {
+        ParcelSlaPattern p = new ParcelSlaPattern();
+        add(p, V1, scan(parcel + "-out", parcel, ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0));
+        if (deliveredAt != null) {
+            add(p, V1, scan(parcel + "-delivered", parcel, ParcelStatus.DELIVERED, null, deliveredAt));
+        }
+    }
+
+    /** The event's fact, as FactsOf and the stamping step would pass it on under {@code s}. */
+    private static <E> void add(SubjectPattern<E> pattern, PatternSettings s, E event) {
+        CepFact fact = pattern.factOf(event).orElseThrow();
+        if (pattern.keeps(fact, s)) {
+            GIVEN.add(new StampedFact(pattern.subject(event), fact, Thresholds.of(s, pattern.kind())));
+        }
+    }
+
+    private static String kindOf(StampedFact f) {
+        // Each scenario's subject names its pattern's facts apart: payments of card tests, uses, scans, readings.
+        return switch (f.getFact().getKind()) {
+            case "payment" -> PatternSettings.Kind.CARD_TESTING.ruleId();
+            case "use" -> PatternSettings.Kind.IMPOSSIBLE_TRAVEL.ruleId();
+            case "out-for-delivery", "delivered" -> PatternSettings.Kind.PARCEL_SLA.ruleId();
+            default -> PatternSettings.Kind.MAINTENANCE_DUE.ruleId();
+        };
+    }
+
+    private static PatternSettings withCardTesting(int version, String smallMax, Duration window) {
+        PatternSettings d = PatternSettings.defaults();
+        return new PatternSettings(new PatternSettings.CardTesting(version, true, new BigDecimal(smallMax),
+                new BigDecimal("500.00"), 3, window), d.impossibleTravel(), d.accountTakeover(), d.parcelSla(),
+                d.overheating(), d.maintenanceDue());
+    }
+}
