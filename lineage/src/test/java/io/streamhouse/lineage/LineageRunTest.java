@@ -115,6 +115,20 @@ class LineageRunTest {
         assertThat(LineageSchema.violations(valid.replace("\"namespace\":\"streamhouse\",", ""))).isNotEmpty();
     }
 
+    @Test
+    void eachFacetIsCheckedAgainstTheVendoredSchemaItsSchemaUrlNames() {
+        String valid = producerlessEvent();
+        assertThat(valid).contains("\"processingType\":\"STREAMING\"", "/facets/2-0-3/JobTypeJobFacet.json");
+        assertThat(LineageSchema.violations(valid.replace("\"processingType\":\"STREAMING\",", "")))
+                .as("JobTypeJobFacet requires processingType").anyMatch(v -> v.contains("jobType") && v.contains("processingType"));
+        assertThat(LineageSchema.violations(valid.replace("/facets/2-0-3/JobTypeJobFacet.json", "/facets/9-9-9/JobTypeJobFacet.json")))
+                .anyMatch(v -> v.contains("not vendored"));
+        assertThat(LineageSchema.violations(valid.replace("\"jobType\":{", "\"kind\":{")))
+                .anyMatch(v -> v.contains("defines the facet under [jobType]"));
+        assertThat(LineageSchema.violations(valid.replace("/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", "/spec/1-0-5/OpenLineage.json#/$defs/RunEvent")))
+                .anyMatch(v -> v.contains("not of the vendored spec"));
+    }
+
     private String producerlessEvent() {
         LineageRun run = run(dir.resolve("c.jsonl"));
         run.start();
