@@ -22,24 +22,27 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * One run of a Kafka Streams application, as OpenLineage sees it: {@link #start()} emits START, the application's
- * state listener ({@link #onChange}) emits FAIL when Streams reaches ERROR and COMPLETE when it stops, and
- * {@link #close()} emits COMPLETE if neither came (a shutdown that closed the producer first), then closes the
- * outputs. Each run emits one START and at most one of COMPLETE / FAIL; a new run id per start.
- * Thread-safe: stream threads and the shutdown thread may race to end a run.
+ * One run of a processor, as OpenLineage sees it: {@link #start()} emits START, {@link #fail} FAIL and
+ * {@link #complete()} COMPLETE; for a Kafka Streams application its state listener ({@link #onChange}) emits FAIL when
+ * Streams reaches ERROR and COMPLETE when it stops. {@link #close()} emits COMPLETE if neither came (a shutdown that
+ * closed the producer first), then closes the outputs. Each run emits one START and at most one of COMPLETE / FAIL; a
+ * new run id per start. Thread-safe: stream threads and the shutdown thread may race to end a run.
+ *
+ * <p>Not a {@code KafkaStreams.StateListener} itself (pass {@code run::onChange}): the Flink job and the platform use
+ * this class without Kafka Streams on their classpath.
  */
-public final class LineageRun implements KafkaStreams.StateListener, AutoCloseable {
+public final class LineageRun implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LineageRun.class);
 
     private enum Phase { NEW, STARTED, ENDED }
 
-    private final StreamsLineage lineage;
+    private final JobLineage lineage;
     private final List<Transport> transports;
     private final Clock clock;
     private final UUID runId = UUID.randomUUID();
     private Phase phase = Phase.NEW;
 
-    public LineageRun(StreamsLineage lineage, List<Transport> transports, Clock clock) {
+    public LineageRun(JobLineage lineage, List<Transport> transports, Clock clock) {
         this.lineage = lineage;
         this.transports = List.copyOf(transports);
         this.clock = clock;
@@ -52,10 +55,20 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
      */
     public static LineageRun forStreams(String applicationId, String bootstrapServers, TopologyDescription description,
                                         LineageOutputs outputs, Clock clock, Map<String, String> clientSecurity) {
-        var lineage = new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description));
+        return of(new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description)), bootstrapServers,
+                outputs, clock, clientSecurity);
+    }
+
+    /**
+     * The run of any processor's {@code lineage}, writing where {@code outputs} say: to {@code lineage.events} on
+     * {@code bootstrapServers} through a producer of its own (client id {@code <job name>-lineage}) with the
+     * processor's Kafka security settings {@code clientSecurity}, and/or to the file.
+     */
+    public static LineageRun of(JobLineage lineage, String bootstrapServers, LineageOutputs outputs, Clock clock,
+                                Map<String, String> clientSecurity) {
         var transports = new ArrayList<Transport>();
         if (outputs.topic()) {
-            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(applicationId, bootstrapServers, clientSecurity),
+            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(lineage.jobName(), bootstrapServers, clientSecurity),
                     new StringSerializer(), new StringSerializer()), Topics.LINEAGE_EVENTS.name()));
         }
         outputs.file().ifPresent(file -> transports.add(new FileTransport(new FileConfig(file.toAbsolutePath().toString()))));
@@ -79,7 +92,7 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
         return runId;
     }
 
-    public StreamsLineage lineage() {
+    public JobLineage lineage() {
         return lineage;
     }
 
@@ -92,10 +105,10 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
         emit(lineage.start(runId, clock.instant()));
     }
 
-    @Override
+    /** A Kafka Streams application's state change: ERROR fails the run, NOT_RUNNING completes it. */
     public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
         if (newState == KafkaStreams.State.ERROR) {
-            fail("Kafka Streams application " + lineage.applicationId() + " went from " + oldState + " to ERROR", null);
+            fail("Kafka Streams application " + lineage.jobName() + " went from " + oldState + " to ERROR", null);
         } else if (newState == KafkaStreams.State.NOT_RUNNING) {
             complete();
         }
@@ -119,6 +132,15 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
         emit(lineage.complete(runId, clock.instant()));
     }
 
+    /** Emits RUNNING (a heartbeat), while the run is started and not ended; returns whether it did. */
+    public synchronized boolean running() {
+        if (phase != Phase.STARTED) {
+            return false;
+        }
+        emit(lineage.running(runId, clock.instant()));
+        return true;
+    }
+
     @Override
     public synchronized void close() {
         complete();
@@ -136,7 +158,7 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
             try {
                 transport.emit(event);
             } catch (RuntimeException e) {
-                LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.applicationId(),
+                LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.jobName(),
                         transport.getClass().getSimpleName(), e.toString());
             }
         }

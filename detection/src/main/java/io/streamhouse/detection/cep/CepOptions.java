@@ -1,8 +1,10 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.lineage.LineageOutputs;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.common.TopicPartition;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,17 +38,26 @@ import java.util.Optional;
  *                                                                finished once each partition reached its offset (replay)
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
+ * --lineage-topic        [STREAMHOUSE_CEP_LINEAGE_TOPIC]         true: write the job's OpenLineage run events to lineage.events
+ * --lineage-file         [STREAMHOUSE_CEP_LINEAGE_FILE]          none: also append them to this file, one JSON event a line
  * </pre>
  */
 public record CepOptions(String bootstrap, String registry, String groupId, int parallelism,
                          Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
-                         Map<TopicPartition, Long> stopAt, String outputPrefix) {
+                         Map<TopicPartition, Long> stopAt, String outputPrefix, boolean lineageTopic,
+                         Optional<String> lineageFile) {
 
     public CepOptions {
         stopAt = Map.copyOf(stopAt);
         Objects.requireNonNull(outputPrefix, "outputPrefix");
+        Objects.requireNonNull(lineageFile, "lineageFile");
+    }
+
+    /** Where the job's run events go (docs/security.md, "Lineage"). */
+    public LineageOutputs lineageOutputs() {
+        return new LineageOutputs(lineageTopic, lineageFile.map(Path::of));
     }
 
     /** A bounded run (replay): every source stops at its {@link #stopAt} offsets and the job then finishes. */
@@ -71,7 +82,9 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"resume-latest", "STREAMHOUSE_CEP_RESUME_LATEST", "true"},
             new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"},
             new String[]{"stop-at", "STREAMHOUSE_CEP_STOP_AT", ""},
-            new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""});
+            new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""},
+            new String[]{"lineage-topic", "STREAMHOUSE_CEP_LINEAGE_TOPIC", "true"},
+            new String[]{"lineage-file", "STREAMHOUSE_CEP_LINEAGE_FILE", ""});
 
     public static CepOptions parse(String[] args, Map<String, String> env) {
         Map<String, String> given = new HashMap<>();
@@ -108,7 +121,8 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
-                stopAt(v.get("stop-at")), v.get("output-prefix"));
+                stopAt(v.get("stop-at")), v.get("output-prefix"), Boolean.parseBoolean(v.get("lineage-topic")),
+                blankToEmpty(v.get("lineage-file")));
     }
 
     public CepJobConfig jobConfig() {
