@@ -11,7 +11,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,9 +21,6 @@ import java.util.Map;
 @Path("/v1/lineage")
 @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
 public class LineageResource {
-    /** Processors of issue #19 item 5 that emit no events yet (docs/security.md, "Lineage"). */
-    static final List<String> NOT_EMITTING = List.of("the CEP job (Flink)", "the Kafka Connect connectors (cdc, lake)");
-
     private final LineageLog log;
 
     public LineageResource(LineageLog log) {
@@ -47,7 +43,6 @@ public class LineageResource {
         body.put("edges", graph.edges());
         body.put("events", read.events().size());
         body.put("skipped", read.skipped());
-        body.put("notEmitting", NOT_EMITTING);
         return Response.ok(body).build();
     }
 }
