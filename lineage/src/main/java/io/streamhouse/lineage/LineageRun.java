@@ -16,10 +16,14 @@ import org.slf4j.LoggerFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One run of a processor, as OpenLineage sees it: {@link #start()} emits START, {@link #fail} FAIL and
@@ -28,11 +32,20 @@ import java.util.UUID;
  * closed the producer first), then closes the outputs. Each run emits one START and at most one of COMPLETE / FAIL; a
  * new run id per start. Thread-safe: stream threads and the shutdown thread may race to end a run.
  *
+ * <p>Heartbeats: while a run is started, RUNNING every {@link #HEARTBEAT} (a daemon thread of its own) to the topic
+ * only; the file stays the log of starts and ends. A run whose latest event is older than {@link #STALE_AFTER} has
+ * stopped without a word ({@code kill -9}, a lost machine): {@link LineageGraph} counts it stale, not running.
+ *
  * <p>Not a {@code KafkaStreams.StateListener} itself (pass {@code run::onChange}): the Flink job and the platform use
  * this class without Kafka Streams on their classpath.
  */
 public final class LineageRun implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LineageRun.class);
+
+    /** How often a started run says it still runs. */
+    public static final Duration HEARTBEAT = Duration.ofMinutes(5);
+    /** Three heartbeats missed: the run is taken for gone. */
+    public static final Duration STALE_AFTER = HEARTBEAT.multipliedBy(3);
 
     private enum Phase { NEW, STARTED, ENDED }
 
@@ -40,12 +53,21 @@ public final class LineageRun implements AutoCloseable {
     private final List<Transport> transports;
     private final Clock clock;
     private final UUID runId = UUID.randomUUID();
+    private final Duration heartbeat;
     private Phase phase = Phase.NEW;
+    private ScheduledExecutorService heartbeats;
 
+    /** A run without heartbeats. */
     public LineageRun(JobLineage lineage, List<Transport> transports, Clock clock) {
+        this(lineage, transports, clock, null);
+    }
+
+    /** @param heartbeat how often to emit RUNNING to the topic while started; null: never */
+    public LineageRun(JobLineage lineage, List<Transport> transports, Clock clock, Duration heartbeat) {
         this.lineage = lineage;
         this.transports = List.copyOf(transports);
         this.clock = clock;
+        this.heartbeat = heartbeat;
     }
 
     /**
@@ -72,7 +94,7 @@ public final class LineageRun implements AutoCloseable {
                     new StringSerializer(), new StringSerializer()), Topics.LINEAGE_EVENTS.name()));
         }
         outputs.file().ifPresent(file -> transports.add(new FileTransport(new FileConfig(file.toAbsolutePath().toString()))));
-        return new LineageRun(lineage, transports, clock);
+        return new LineageRun(lineage, transports, clock, HEARTBEAT);
     }
 
     /** Short timeouts: a broker that is away delays a start or a shutdown by seconds, not minutes. */
@@ -103,6 +125,14 @@ public final class LineageRun implements AutoCloseable {
         }
         phase = Phase.STARTED;
         emit(lineage.start(runId, clock.instant()));
+        if (heartbeat != null && transports.stream().anyMatch(t -> t instanceof TopicTransport)) {
+            heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "lineage-heartbeat-" + lineage.jobName());
+                t.setDaemon(true);
+                return t;
+            });
+            heartbeats.scheduleAtFixedRate(this::running, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** A Kafka Streams application's state change: ERROR fails the run, NOT_RUNNING completes it. */
@@ -120,6 +150,7 @@ public final class LineageRun implements AutoCloseable {
             return;
         }
         phase = Phase.ENDED;
+        stopHeartbeats();
         emit(lineage.fail(runId, clock.instant(), message, cause == null ? null : stackTrace(cause)));
     }
 
@@ -129,16 +160,40 @@ public final class LineageRun implements AutoCloseable {
             return;
         }
         phase = Phase.ENDED;
+        stopHeartbeats();
         emit(lineage.complete(runId, clock.instant()));
     }
 
-    /** Emits RUNNING (a heartbeat), while the run is started and not ended; returns whether it did. */
+    /**
+     * Emits RUNNING (a heartbeat) to the topic, while the run is started and not ended; returns whether it did. The
+     * heartbeat thread calls it; so may anyone.
+     */
     public synchronized boolean running() {
         if (phase != Phase.STARTED) {
             return false;
         }
-        emit(lineage.running(runId, clock.instant()));
+        RunEvent event = lineage.running(runId, clock.instant());
+        for (Transport transport : transports) {
+            if (transport instanceof TopicTransport) {
+                emit(transport, event);
+            }
+        }
         return true;
+    }
+
+    /** Whether the heartbeat thread has ended (or never ran), waiting for it at most {@code timeout}. */
+    boolean heartbeatsStopped(Duration timeout) throws InterruptedException {
+        ScheduledExecutorService h;
+        synchronized (this) {
+            h = heartbeats;
+        }
+        return h == null || h.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void stopHeartbeats() {
+        if (heartbeats != null) {
+            heartbeats.shutdownNow();
+        }
     }
 
     @Override
@@ -155,12 +210,16 @@ public final class LineageRun implements AutoCloseable {
 
     private void emit(RunEvent event) {
         for (Transport transport : transports) {
-            try {
-                transport.emit(event);
-            } catch (RuntimeException e) {
-                LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.jobName(),
-                        transport.getClass().getSimpleName(), e.toString());
-            }
+            emit(transport, event);
+        }
+    }
+
+    private void emit(Transport transport, RunEvent event) {
+        try {
+            transport.emit(event);
+        } catch (RuntimeException e) {
+            LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.jobName(),
+                    transport.getClass().getSimpleName(), e.toString());
         }
     }
 

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class LineageRunTest {
     static final Instant T0 = Instant.parse("2026-12-03T06:00:00Z");
@@ -103,6 +105,28 @@ class LineageRunTest {
         never.close();
         assertThat(producer.history()).isEmpty();
         assertThat(dir.resolve("b.jsonl")).doesNotExist();
+    }
+
+    @Test
+    void aStartedRunHeartbeatsRunningToTheTopicOnlyAndStopsWhenItEnds() throws Exception {
+        Path file = dir.resolve("heartbeats.jsonl");
+        var datasets = new TopologyDatasets(new TreeSet<>(List.of("rules.definitions")), new TreeSet<>(), new TreeSet<>(), 0);
+        LineageRun run = new LineageRun(new StreamsLineage("streamhouse-api", "127.0.0.1:47101", datasets),
+                List.of(new TopicTransport(producer, Topics.LINEAGE_EVENTS.name()), new FileTransport(new FileConfig(file.toString()))),
+                Clock.systemUTC(), Duration.ofMillis(20));
+        run.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() >= 3);
+        run.complete();
+        assertThat(run.heartbeatsStopped(Duration.ofSeconds(5))).isTrue();
+        int sent = producer.history().size();
+        assertThat(run.running()).as("no heartbeat once ended").isFalse();
+        run.close();
+
+        List<String> types = producer.history().stream().map(r -> read(r.value()).get("eventType").asText()).toList();
+        assertThat(types).hasSize(sent).startsWith("START", "RUNNING").endsWith("COMPLETE");
+        assertThat(types.subList(1, types.size() - 1)).containsOnly("RUNNING");
+        assertThat(producer.history()).allSatisfy(r -> assertThat(LineageSchema.violations(r.value())).isEmpty());
+        assertThat(Files.readAllLines(file)).extracting(l -> read(l).get("eventType").asText()).containsExactly("START", "COMPLETE");
     }
 
     @Test

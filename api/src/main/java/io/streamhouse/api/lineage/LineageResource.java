@@ -2,6 +2,7 @@ package io.streamhouse.api.lineage;
 
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.lineage.LineageGraph;
+import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -10,6 +11,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,9 +24,11 @@ import java.util.Map;
 @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
 public class LineageResource {
     private final LineageLog log;
+    private final Clock clock;
 
-    public LineageResource(LineageLog log) {
+    public LineageResource(LineageLog log, Clock clock) {
         this.log = log;
+        this.clock = clock;
     }
 
     @GET
@@ -37,7 +41,8 @@ public class LineageResource {
             return Response.fromResponse(Problems.of(503, "Lineage unavailable", e.getMessage()))
                     .header("Retry-After", "1").build();
         }
-        LineageGraph graph = LineageGraph.of(read.events());
+        // A run whose heartbeats stopped without an end (kill -9) counts as stale, not running.
+        LineageGraph graph = LineageGraph.of(read.events(), clock.instant(), LineageRun.STALE_AFTER);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("nodes", graph.nodes());
         body.put("edges", graph.edges());
