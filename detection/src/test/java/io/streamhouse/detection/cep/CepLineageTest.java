@@ -91,6 +91,8 @@ class CepLineageTest {
         assertThat(expected).isSubsetOf(Topics.allWithDeadLetters().stream().map(Topic::name).toList());
         assertThat(env.getTransformations()).filteredOn(t -> t instanceof SinkTransformation<?, ?>).hasSize(3);
         assertThat(sourceNames(env)).as("the lineage graph does not consume the job").hasSize(inputs.size());
+        assertThat(env.getStreamGraph().getStreamNodes()).as("the job still builds as executeAsync builds it")
+                .hasSameSizeAs(wired().getStreamGraph().getStreamNodes());
     }
 
     @Test
