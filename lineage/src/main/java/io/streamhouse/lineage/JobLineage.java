@@ -62,7 +62,7 @@ public class JobLineage {
     public record Symlink(String namespace, String name, String type) {
     }
 
-    protected final OpenLineage openLineage = new OpenLineage(PRODUCER);
+    private final OpenLineage openLineage = new OpenLineage(PRODUCER);
     private final String jobName;
     private final Engine engine;
     private final List<Dataset> inputs;
