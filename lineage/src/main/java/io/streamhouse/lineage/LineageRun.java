@@ -16,33 +16,58 @@ import org.slf4j.LoggerFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One run of a Kafka Streams application, as OpenLineage sees it: {@link #start()} emits START, the application's
- * state listener ({@link #onChange}) emits FAIL when Streams reaches ERROR and COMPLETE when it stops, and
- * {@link #close()} emits COMPLETE if neither came (a shutdown that closed the producer first), then closes the
- * outputs. Each run emits one START and at most one of COMPLETE / FAIL; a new run id per start.
- * Thread-safe: stream threads and the shutdown thread may race to end a run.
+ * One run of a processor, as OpenLineage sees it: {@link #start()} emits START, {@link #fail} FAIL and
+ * {@link #complete()} COMPLETE; for a Kafka Streams application its state listener ({@link #onChange}) emits FAIL when
+ * Streams reaches ERROR and COMPLETE when it stops. {@link #close()} emits COMPLETE if neither came (a shutdown that
+ * closed the producer first), then closes the outputs. Each run emits one START and at most one of COMPLETE / FAIL; a
+ * new run id per start. Thread-safe: stream threads and the shutdown thread may race to end a run.
+ *
+ * <p>Heartbeats: while a run is started, RUNNING every {@link #HEARTBEAT} (a daemon thread of its own) to the topic
+ * only; the file stays the log of starts and ends. A run whose latest event is older than {@link #STALE_AFTER} has
+ * stopped without a word ({@code kill -9}, a lost machine): {@link LineageGraph} counts it stale, not running.
+ *
+ * <p>Not a {@code KafkaStreams.StateListener} itself (pass {@code run::onChange}): the Flink job and the platform use
+ * this class without Kafka Streams on their classpath.
  */
-public final class LineageRun implements KafkaStreams.StateListener, AutoCloseable {
+public final class LineageRun implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LineageRun.class);
+
+    /** How often a started run says it still runs. */
+    public static final Duration HEARTBEAT = Duration.ofMinutes(5);
+    /** Three heartbeats missed: the run is taken for gone. */
+    public static final Duration STALE_AFTER = HEARTBEAT.multipliedBy(3);
 
     private enum Phase { NEW, STARTED, ENDED }
 
-    private final StreamsLineage lineage;
+    private final JobLineage lineage;
     private final List<Transport> transports;
     private final Clock clock;
     private final UUID runId = UUID.randomUUID();
+    private final Duration heartbeat;
     private Phase phase = Phase.NEW;
+    private ScheduledExecutorService heartbeats;
 
-    public LineageRun(StreamsLineage lineage, List<Transport> transports, Clock clock) {
+    /** A run without heartbeats. */
+    public LineageRun(JobLineage lineage, List<Transport> transports, Clock clock) {
+        this(lineage, transports, clock, null);
+    }
+
+    /** @param heartbeat how often to emit RUNNING to the topic while started; null: never */
+    public LineageRun(JobLineage lineage, List<Transport> transports, Clock clock, Duration heartbeat) {
         this.lineage = lineage;
         this.transports = List.copyOf(transports);
         this.clock = clock;
+        this.heartbeat = heartbeat;
     }
 
     /**
@@ -52,14 +77,24 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
      */
     public static LineageRun forStreams(String applicationId, String bootstrapServers, TopologyDescription description,
                                         LineageOutputs outputs, Clock clock, Map<String, String> clientSecurity) {
-        var lineage = new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description));
+        return of(new StreamsLineage(applicationId, bootstrapServers, TopologyDatasets.of(description)), bootstrapServers,
+                outputs, clock, clientSecurity);
+    }
+
+    /**
+     * The run of any processor's {@code lineage}, writing where {@code outputs} say: to {@code lineage.events} on
+     * {@code bootstrapServers} through a producer of its own (client id {@code <job name>-lineage}) with the
+     * processor's Kafka security settings {@code clientSecurity}, and/or to the file.
+     */
+    public static LineageRun of(JobLineage lineage, String bootstrapServers, LineageOutputs outputs, Clock clock,
+                                Map<String, String> clientSecurity) {
         var transports = new ArrayList<Transport>();
         if (outputs.topic()) {
-            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(applicationId, bootstrapServers, clientSecurity),
+            transports.add(new TopicTransport(new KafkaProducer<>(producerProperties(lineage.jobName(), bootstrapServers, clientSecurity),
                     new StringSerializer(), new StringSerializer()), Topics.LINEAGE_EVENTS.name()));
         }
         outputs.file().ifPresent(file -> transports.add(new FileTransport(new FileConfig(file.toAbsolutePath().toString()))));
-        return new LineageRun(lineage, transports, clock);
+        return new LineageRun(lineage, transports, clock, HEARTBEAT);
     }
 
     /** Short timeouts: a broker that is away delays a start or a shutdown by seconds, not minutes. */
@@ -79,7 +114,7 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
         return runId;
     }
 
-    public StreamsLineage lineage() {
+    public JobLineage lineage() {
         return lineage;
     }
 
@@ -90,12 +125,20 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
         }
         phase = Phase.STARTED;
         emit(lineage.start(runId, clock.instant()));
+        if (heartbeat != null && transports.stream().anyMatch(t -> t instanceof TopicTransport)) {
+            heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "lineage-heartbeat-" + lineage.jobName());
+                t.setDaemon(true);
+                return t;
+            });
+            heartbeats.scheduleAtFixedRate(this::running, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
-    @Override
+    /** A Kafka Streams application's state change: ERROR fails the run, NOT_RUNNING completes it. */
     public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
         if (newState == KafkaStreams.State.ERROR) {
-            fail("Kafka Streams application " + lineage.applicationId() + " went from " + oldState + " to ERROR", null);
+            fail("Kafka Streams application " + lineage.jobName() + " went from " + oldState + " to ERROR", null);
         } else if (newState == KafkaStreams.State.NOT_RUNNING) {
             complete();
         }
@@ -107,6 +150,7 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
             return;
         }
         phase = Phase.ENDED;
+        stopHeartbeats();
         emit(lineage.fail(runId, clock.instant(), message, cause == null ? null : stackTrace(cause)));
     }
 
@@ -116,7 +160,40 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
             return;
         }
         phase = Phase.ENDED;
+        stopHeartbeats();
         emit(lineage.complete(runId, clock.instant()));
+    }
+
+    /**
+     * Emits RUNNING (a heartbeat) to the topic, while the run is started and not ended; returns whether it did. The
+     * heartbeat thread calls it; so may anyone.
+     */
+    public synchronized boolean running() {
+        if (phase != Phase.STARTED) {
+            return false;
+        }
+        RunEvent event = lineage.running(runId, clock.instant());
+        for (Transport transport : transports) {
+            if (transport instanceof TopicTransport) {
+                emit(transport, event);
+            }
+        }
+        return true;
+    }
+
+    /** Whether the heartbeat thread has ended (or never ran), waiting for it at most {@code timeout}. */
+    boolean heartbeatsStopped(Duration timeout) throws InterruptedException {
+        ScheduledExecutorService h;
+        synchronized (this) {
+            h = heartbeats;
+        }
+        return h == null || h.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void stopHeartbeats() {
+        if (heartbeats != null) {
+            heartbeats.shutdownNow();
+        }
     }
 
     @Override
@@ -133,12 +210,16 @@ public final class LineageRun implements KafkaStreams.StateListener, AutoCloseab
 
     private void emit(RunEvent event) {
         for (Transport transport : transports) {
-            try {
-                transport.emit(event);
-            } catch (RuntimeException e) {
-                LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.applicationId(),
-                        transport.getClass().getSimpleName(), e.toString());
-            }
+            emit(transport, event);
+        }
+    }
+
+    private void emit(Transport transport, RunEvent event) {
+        try {
+            transport.emit(event);
+        } catch (RuntimeException e) {
+            LOG.warn("Lineage {} event of {} not written by {}: {}", event.getEventType(), lineage.jobName(),
+                    transport.getClass().getSimpleName(), e.toString());
         }
     }
 

@@ -3,6 +3,7 @@ package io.streamhouse.lineage;
 import io.openlineage.client.OpenLineage.RunEvent;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -53,5 +54,29 @@ class LineageGraphTest {
             assertThat(graph.nodes()).extracting(LineageGraph.Node::name).doesNotContain("alerts.fraud");
             assertThat(graph.nodes()).filteredOn(n -> n.kind() == LineageGraph.Kind.DATASET).hasSize(5);
         }
+    }
+
+    @Test
+    void aRunWhoseLatestStartOrRunningIsOlderThanTheStaleBoundIsStaleNotRunning() {
+        var cep = job("streamhouse-cep", List.of("rules.definitions"), List.of("alerts.fraud"));
+        UUID killed = UUID.randomUUID(), beating = UUID.randomUUID(), ended = UUID.randomUUID();
+        List<RunEvent> events = List.of(
+                cep.start(killed, T0),
+                cep.running(killed, T0.plusSeconds(300)),
+                cep.start(beating, T0),
+                cep.running(beating, T0.plusSeconds(1500)),
+                cep.start(ended, T0),
+                cep.complete(ended, T0.plusSeconds(10)));
+        String job = LineageGraph.jobId("streamhouse", "streamhouse-cep");
+
+        LineageGraph now = LineageGraph.of(events, T0.plusSeconds(1800), Duration.ofMinutes(15));
+        assertThat(now.node(job).runningRuns()).isEqualTo(1);
+        assertThat(now.node(job).staleRuns()).isEqualTo(1);
+        assertThat(now.node(job).lastEvent()).isEqualTo("RUNNING");
+
+        LineageGraph timeless = LineageGraph.of(events);
+        assertThat(timeless.node(job).runningRuns()).isEqualTo(2);
+        assertThat(timeless.node(job).staleRuns()).isZero();
+        assertThat(timeless.node(LineageGraph.datasetId(NS, "alerts.fraud")).staleRuns()).isNull();
     }
 }

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class LineageRunTest {
     static final Instant T0 = Instant.parse("2026-12-03T06:00:00Z");
@@ -106,6 +108,28 @@ class LineageRunTest {
     }
 
     @Test
+    void aStartedRunHeartbeatsRunningToTheTopicOnlyAndStopsWhenItEnds() throws Exception {
+        Path file = dir.resolve("heartbeats.jsonl");
+        var datasets = new TopologyDatasets(new TreeSet<>(List.of("rules.definitions")), new TreeSet<>(), new TreeSet<>(), 0);
+        LineageRun run = new LineageRun(new StreamsLineage("streamhouse-api", "127.0.0.1:47101", datasets),
+                List.of(new TopicTransport(producer, Topics.LINEAGE_EVENTS.name()), new FileTransport(new FileConfig(file.toString()))),
+                Clock.systemUTC(), Duration.ofMillis(20));
+        run.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> producer.history().size() >= 3);
+        run.complete();
+        assertThat(run.heartbeatsStopped(Duration.ofSeconds(5))).isTrue();
+        int sent = producer.history().size();
+        assertThat(run.running()).as("no heartbeat once ended").isFalse();
+        run.close();
+
+        List<String> types = producer.history().stream().map(r -> read(r.value()).get("eventType").asText()).toList();
+        assertThat(types).hasSize(sent).startsWith("START", "RUNNING").endsWith("COMPLETE");
+        assertThat(types.subList(1, types.size() - 1)).containsOnly("RUNNING");
+        assertThat(producer.history()).allSatisfy(r -> assertThat(LineageSchema.violations(r.value())).isEmpty());
+        assertThat(Files.readAllLines(file)).extracting(l -> read(l).get("eventType").asText()).containsExactly("START", "COMPLETE");
+    }
+
+    @Test
     void theSchemaRejectsWhatTheSpecForbids() {
         String valid = producerlessEvent();
         assertThat(LineageSchema.violations(valid)).isEmpty();
@@ -113,6 +137,20 @@ class LineageRunTest {
         assertThat(LineageSchema.violations(valid.replaceFirst("\"runId\":\"[^\"]+\"", "\"runId\":\"not-a-uuid\""))).isNotEmpty();
         assertThat(LineageSchema.violations(valid.replaceFirst("\"eventTime\":\"[^\"]+\"", "\"eventTime\":\"yesterday\""))).isNotEmpty();
         assertThat(LineageSchema.violations(valid.replace("\"namespace\":\"streamhouse\",", ""))).isNotEmpty();
+    }
+
+    @Test
+    void eachFacetIsCheckedAgainstTheVendoredSchemaItsSchemaUrlNames() {
+        String valid = producerlessEvent();
+        assertThat(valid).contains("\"processingType\":\"STREAMING\"", "/facets/2-0-3/JobTypeJobFacet.json");
+        assertThat(LineageSchema.violations(valid.replace("\"processingType\":\"STREAMING\",", "")))
+                .as("JobTypeJobFacet requires processingType").anyMatch(v -> v.contains("jobType") && v.contains("processingType"));
+        assertThat(LineageSchema.violations(valid.replace("/facets/2-0-3/JobTypeJobFacet.json", "/facets/9-9-9/JobTypeJobFacet.json")))
+                .anyMatch(v -> v.contains("not vendored"));
+        assertThat(LineageSchema.violations(valid.replace("\"jobType\":{", "\"kind\":{")))
+                .anyMatch(v -> v.contains("defines the facet under [jobType]"));
+        assertThat(LineageSchema.violations(valid.replace("/spec/2-0-2/OpenLineage.json#/$defs/RunEvent", "/spec/1-0-5/OpenLineage.json#/$defs/RunEvent")))
+                .anyMatch(v -> v.contains("not of the vendored spec"));
     }
 
     private String producerlessEvent() {

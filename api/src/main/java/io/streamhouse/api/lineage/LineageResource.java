@@ -2,6 +2,7 @@ package io.streamhouse.api.lineage;
 
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.lineage.LineageGraph;
+import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -10,8 +11,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import java.time.Clock;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,13 +23,12 @@ import java.util.Map;
 @Path("/v1/lineage")
 @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
 public class LineageResource {
-    /** Processors of issue #19 item 5 that emit no events yet (docs/security.md, "Lineage"). */
-    static final List<String> NOT_EMITTING = List.of("the CEP job (Flink)", "the Kafka Connect connectors (cdc, lake)");
-
     private final LineageLog log;
+    private final Clock clock;
 
-    public LineageResource(LineageLog log) {
+    public LineageResource(LineageLog log, Clock clock) {
         this.log = log;
+        this.clock = clock;
     }
 
     @GET
@@ -41,13 +41,13 @@ public class LineageResource {
             return Response.fromResponse(Problems.of(503, "Lineage unavailable", e.getMessage()))
                     .header("Retry-After", "1").build();
         }
-        LineageGraph graph = LineageGraph.of(read.events());
+        // A run whose heartbeats stopped without an end (kill -9) counts as stale, not running.
+        LineageGraph graph = LineageGraph.of(read.events(), clock.instant(), LineageRun.STALE_AFTER);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("nodes", graph.nodes());
         body.put("edges", graph.edges());
         body.put("events", read.events().size());
         body.put("skipped", read.skipped());
-        body.put("notEmitting", NOT_EMITTING);
         return Response.ok(body).build();
     }
 }

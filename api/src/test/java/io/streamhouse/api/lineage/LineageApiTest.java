@@ -1,6 +1,10 @@
 package io.streamhouse.api.lineage;
 
+import io.openlineage.client.OpenLineageClientUtils;
 import io.quarkus.test.junit.QuarkusTest;
+import io.streamhouse.lineage.JobLineage;
+import io.streamhouse.lineage.LineageGraph;
+import jakarta.inject.Inject;
 import io.restassured.path.json.JsonPath;
 import io.streamhouse.api.EventLog;
 import io.streamhouse.domain.topic.Topics;
@@ -11,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,7 +52,29 @@ class LineageApiTest {
         assertThat(edges).contains(
                 Map.of("from", "dataset:" + namespace + "/" + Topics.TRANSACTION_REQUESTS.name(), "to", job),
                 Map.of("from", job, "to", "dataset:" + namespace + "/" + Topics.TRANSACTION_DECISIONS.name()));
-        assertThat(body.getList("notEmitting", String.class)).hasSize(2);
+        assertThat(body.getMap("$")).as("every processor emits now: no list of those that do not")
+                .containsOnlyKeys("nodes", "edges", "events", "skipped");
+    }
+
+    @Inject
+    LineageLog log;
+
+    @Test
+    void theTopicIsFoldedOnceAndKeptCurrentAnEventWrittenBeforeARequestIsInItsAnswer() throws Exception {
+        await().atMost(Duration.ofSeconds(30)).until(this::graph, g -> g != null);
+        int followers = log.followersStarted();
+
+        String name = "test-follower-" + System.nanoTime();
+        var lineage = new JobLineage(name, new JobLineage.Engine("KAFKA_STREAMS", "APPLICATION", "kafka-streams", "test"),
+                JobLineage.kafkaTopics(SharedPlatform.get().bootstrapServers(), List.of(Topics.RULES.name())), List.of());
+        UUID run = UUID.randomUUID();
+        EventLog.sendRaw(Topics.LINEAGE_EVENTS.name(), "streamhouse/" + name + "/" + run,
+                OpenLineageClientUtils.toJson(lineage.start(run, Instant.now())).getBytes(StandardCharsets.UTF_8));
+
+        JsonPath body = graph();
+        assertThat(body).as("answered at once, not after a retry").isNotNull();
+        assertThat(body.getList("nodes.id", String.class)).contains(LineageGraph.jobId("streamhouse", name));
+        assertThat(log.followersStarted()).as("no new reader of the topic per request").isEqualTo(followers);
     }
 
     @Test

@@ -186,6 +186,22 @@ public final class ConnectProcess implements AutoCloseable {
                 + " s; last answer: " + last);
     }
 
+    /** The worker's Kafka Connect version ({@code GET /}), or {@code unknown} when it does not answer. */
+    public String workerVersion() {
+        HttpRequest request = HttpRequest.newBuilder(restUrl.resolve("/"))
+                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"").matcher(response.body());
+            return response.statusCode() == 200 && m.find() ? m.group(1) : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** {@code GET /connectors/{name}/status} as JSON text, or empty when the connector is unknown (404). */
     public String status(String name) {
         HttpRequest request = HttpRequest.newBuilder(restUrl.resolve("/connectors/" + name + "/status"))

@@ -27,6 +27,7 @@ final class CepProcess implements AutoCloseable {
     static final String COMPONENT = "cep";
     static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    static final String LINEAGE_FILE = "lineage/openlineage-events.jsonl";
 
     private final SupervisedChild child;
 
@@ -49,7 +50,9 @@ final class CepProcess implements AutoCloseable {
         List<String> command = List.of(ChildSpec.javaBin(), "-Xmx384m", "-XX:+UseSerialGC",
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(), "-cp", classpath, MAIN,
                 "--local", "--watch-stdin", "--bootstrap", bootstrap, "--registry", registry,
-                "--checkpoint-dir", checkpoints.toAbsolutePath().toString(), "--parallelism", "2");
+                "--checkpoint-dir", checkpoints.toAbsolutePath().toString(), "--parallelism", "2",
+                // Its OpenLineage run events: to lineage.events (the default) and this file (docs/operations.md).
+                "--lineage-file", dataDir.resolve(LINEAGE_FILE).toAbsolutePath().toString());
         Files.createDirectories(logDir);
         Path log = logDir.resolve("cep.log");
         Files.deleteIfExists(log); // one log per up; restarts append to it

@@ -10,9 +10,13 @@ import io.streamhouse.connect.ConnectProcess;
 import io.streamhouse.connect.LakeConnector;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.lake.LakeTablesProcess;
+import io.streamhouse.lineage.LineageOutputs;
+import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.platform.PlatformOptions.PostgresMode;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.supervisor.Supervisor;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
@@ -30,6 +34,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -76,6 +81,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private boolean lakeRunning;
     private boolean lakeTablesEnsured;
     private String lakeCatalogSchema;
+    /** The OpenLineage run of each connector this platform registered, by connector name. */
+    private final Map<String, LineageRun> connectorRuns = new LinkedHashMap<>();
 
     private record Step(String name, AutoCloseable resource) {
     }
@@ -255,7 +262,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             connector.put("snapshot.mode", "no_data");
         }
         connect.putConnector(CdcConnector.DEFAULT_NAME, connector);
-        connect.awaitRunning(CdcConnector.DEFAULT_NAME, Duration.ofSeconds(60));
+        awaitConnectorRun(CdcConnector.DEFAULT_NAME, connector);
         try {
             ShopDatabase.awaitSlotActive(postgres, cdcSource.slotName(), Duration.ofSeconds(60));
         } catch (SQLException e) {
@@ -263,6 +270,53 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         cdcRunning = true;
         return connect;
+    }
+
+    /**
+     * Waits for the connector just registered to run, as one OpenLineage run of it (docs/security.md, "Lineage"): the
+     * platform registers the connectors, so it emits their runs from the configuration it registered
+     * ({@link ConnectorLineage}). START once registered, FAIL if it does not come to RUNNING; COMPLETE when the
+     * platform removes it, stops the worker or closes. A connector registered again ends its previous run first.
+     */
+    private void awaitConnectorRun(String name, Map<String, String> config) {
+        endConnectorRun(name, null);
+        LineageRun run = LineageRun.of(ConnectorLineage.of(name, config, broker.bootstrapServers(), connect.workerVersion()),
+                broker.bootstrapServers(), lineageOutputs(), Clock.systemUTC(),
+                KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).security());
+        connectorRuns.put(name, run);
+        run.start();
+        try {
+            connect.awaitRunning(name, Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            endConnectorRun(name, e);
+            throw e;
+        }
+    }
+
+    /** Ends the connector's run, if it has one: FAIL with {@code failure}, or COMPLETE when it is null. */
+    private void endConnectorRun(String name, Exception failure) {
+        LineageRun run = connectorRuns.remove(name);
+        if (run != null) {
+            if (failure != null) {
+                run.fail("connector " + name + " did not run: " + failure.getMessage(), failure);
+            }
+            run.close();
+        }
+    }
+
+    private void endConnectorRuns() {
+        for (String name : List.copyOf(connectorRuns.keySet())) {
+            endConnectorRun(name, null);
+        }
+    }
+
+    /**
+     * The connectors' run events go to {@code lineage.events}, and for a lasting platform (the launcher's) also to
+     * {@code <data dir>/lineage/openlineage-events.jsonl}.
+     */
+    private LineageOutputs lineageOutputs() {
+        return new LineageOutputs(true, options.ephemeral() ? Optional.empty()
+                : Optional.of(options.dataDir().resolve("lineage").resolve("openlineage-events.jsonl")));
     }
 
     /** The Kafka Connect worker both {@link #cdc()} and {@link #lake()} run in, started on first use. */
@@ -304,8 +358,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         long committedBefore = LakeControl.coordinatorOffset(broker.bootstrapServers(), settings.controlTopic());
         worker();
-        connect.putConnector(LakeConnector.NAME, LakeConnector.config(settings));
-        connect.awaitRunning(LakeConnector.NAME, Duration.ofSeconds(60));
+        Map<String, String> lakeConfig = LakeConnector.config(settings);
+        connect.putConnector(LakeConnector.NAME, lakeConfig);
+        awaitConnectorRun(LakeConnector.NAME, lakeConfig);
         ConnectProcess worker = connect;
         LakeControl.awaitCommitPast(broker.bootstrapServers(), settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
                 () -> !worker.isStopped());
@@ -371,6 +426,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (cdcSource == null) {
             return false;
         }
+        endConnectorRuns();
         if (connect != null) {
             connect.close();
         }
@@ -385,6 +441,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
      */
     public synchronized boolean stopLake() {
         lakeRunning = false;
+        endConnectorRun(LakeConnector.NAME, null);
         if (connect == null || connect.isStopped()) {
             return false;
         }
@@ -472,6 +529,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             return;
         }
         closed = true;
+        endConnectorRuns(); // while the broker still takes their COMPLETE events
         if (options.ephemeral()) {
             // Their data is deleted below: a clean stop (the broker's controlled shutdown and log flush, the worker's
             // last offset commits) writes what nobody reads. At the end of ReplayIT's test JVM it took 10.6 s (broker)

@@ -58,6 +58,19 @@ import java.util.List;
  */
 public final class CepJob {
 
+    /** What the job reads in event time, in wiring order (each has a late-events topic). */
+    static List<Topic<String, ? extends SpecificRecord>> eventTimeInputs() {
+        return List.of(Topics.TRANSACTION_REQUESTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY);
+    }
+
+    /** Every topic the job reads: the rules and the event-time inputs (each has a dead-letter topic). */
+    static List<Topic<String, ? extends SpecificRecord>> inputs() {
+        List<Topic<String, ? extends SpecificRecord>> all = new ArrayList<>();
+        all.add(Topics.RULES);
+        all.addAll(eventTimeInputs());
+        return List.copyOf(all);
+    }
+
     public static void build(StreamExecutionEnvironment env, CepSources sources, CepSinks sinks, CepJobConfig config,
                              RegistryClientFactory registry) {
         // Chained operators pass records on without a defensive copy (Avro deep copies of every event, two or three

@@ -14,11 +14,15 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.streamhouse.lineage.LineageRun;
+import io.streamhouse.security.kafka.KafkaClientSettings;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Paths;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  *       once the job is submitted, and with {@code --watch-stdin} stops when its standard input closes, like the
  *       broker: the launcher holds the other end, so the job never outlives it.</li>
  * </ul>
- * Options: {@link CepOptions}.
+ * Options: {@link CepOptions}. Either way the job's OpenLineage run ({@link CepLineage}) starts once the job is
+ * submitted and completes when it ends or is cancelled, or fails with the job (docs/security.md, "Lineage").
  */
 public final class CepMain {
     public static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";
@@ -61,7 +66,15 @@ public final class CepMain {
         } else {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(configuration(options));
             wire(env, options);
-            env.execute(JOB_NAME);
+            try (LineageRun lineage = lineage(env, options)) {
+                lineage.start();
+                try {
+                    env.execute(JOB_NAME);
+                } catch (Exception e) {
+                    lineage.fail("Flink job " + JOB_NAME + " failed: " + e, e);
+                    throw e;
+                }
+            }
         }
     }
 
@@ -88,13 +101,28 @@ public final class CepMain {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), conf);
         wire(env, options);
+        LineageRun lineage = lineage(env, options);
         JobClient client = env.executeAsync(JOB_NAME);
+        lineage.start();
         if (stdin != null) {
-            watch(stdin, client);
+            watch(stdin, client, lineage);
         }
         out.println(READY_PREFIX + client.getJobID());
         out.flush();
-        client.getJobExecutionResult().get();
+        try {
+            client.getJobExecutionResult().get();
+        } catch (Exception e) {
+            lineage.fail("Flink job " + JOB_NAME + " (" + client.getJobID() + ") failed: " + e, e);
+            throw e;
+        } finally {
+            lineage.close();
+        }
+    }
+
+    /** The job's lineage run, from Flink's lineage graph of the job wired on {@code env}. */
+    static LineageRun lineage(StreamExecutionEnvironment env, CepOptions options) {
+        return LineageRun.of(CepLineage.of(options.groupId(), env), options.bootstrap(), options.lineageOutputs(),
+                Clock.systemUTC(), KafkaClientSettings.forPrincipal(KafkaPrincipal.CEP).security());
     }
 
     static void wire(StreamExecutionEnvironment env, CepOptions options) {
@@ -137,8 +165,11 @@ public final class CepMain {
         return RetainedCheckpoints.newest(dir);
     }
 
-    /** Cancels the job (its last checkpoint is retained) and halts when stdin reaches end-of-file. */
-    private static void watch(InputStream in, JobClient client) {
+    /**
+     * Cancels the job (its last checkpoint is retained), completes its lineage run and halts when stdin reaches
+     * end-of-file.
+     */
+    private static void watch(InputStream in, JobClient client, LineageRun lineage) {
         Thread watcher = new Thread(() -> {
             byte[] buffer = new byte[256];
             try {
@@ -149,11 +180,15 @@ public final class CepMain {
                 // treated as end-of-file
             }
             System.out.println(Instant.now() + " [streamhouse-cep] stdin closed: cancelling the job");
+            // COMPLETE first: a cancel on stdin's end is how this job stops, not a failure of the run that the
+            // cancelled job result would otherwise report from the main thread.
+            lineage.complete();
             try {
                 client.cancel().get(20, TimeUnit.SECONDS);
             } catch (Exception e) {
                 System.out.println(Instant.now() + " [streamhouse-cep] cancel failed: " + e);
             }
+            lineage.close();
             Runtime.getRuntime().halt(0);
         }, "streamhouse-cep-stdin-watcher");
         watcher.setDaemon(true);

@@ -1,8 +1,10 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.lineage.LineageOutputs;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.kafka.common.TopicPartition;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -38,18 +40,27 @@ import java.util.Optional;
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
  * --engine               [STREAMHOUSE_CEP_ENGINE]                matcher | cep (Flink's CEP library for the patterns it
  *                                                                carries so far; see docs/architecture.md)
+ * --lineage-topic        [STREAMHOUSE_CEP_LINEAGE_TOPIC]         true: write the job's OpenLineage run events to lineage.events
+ * --lineage-file         [STREAMHOUSE_CEP_LINEAGE_FILE]          none: also append them to this file, one JSON event a line
  * </pre>
  */
 public record CepOptions(String bootstrap, String registry, String groupId, int parallelism,
                          Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
-                         Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine) {
+                         Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine,
+                         boolean lineageTopic, Optional<String> lineageFile) {
 
     public CepOptions {
         Objects.requireNonNull(engine, "engine");
         stopAt = Map.copyOf(stopAt);
         Objects.requireNonNull(outputPrefix, "outputPrefix");
+        Objects.requireNonNull(lineageFile, "lineageFile");
+    }
+
+    /** Where the job's run events go (docs/security.md, "Lineage"). */
+    public LineageOutputs lineageOutputs() {
+        return new LineageOutputs(lineageTopic, lineageFile.map(Path::of));
     }
 
     /** A bounded run (replay): every source stops at its {@link #stopAt} offsets and the job then finishes. */
@@ -75,7 +86,9 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"},
             new String[]{"stop-at", "STREAMHOUSE_CEP_STOP_AT", ""},
             new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""},
-            new String[]{"engine", "STREAMHOUSE_CEP_ENGINE", "matcher"});
+            new String[]{"engine", "STREAMHOUSE_CEP_ENGINE", "matcher"},
+            new String[]{"lineage-topic", "STREAMHOUSE_CEP_LINEAGE_TOPIC", "true"},
+            new String[]{"lineage-file", "STREAMHOUSE_CEP_LINEAGE_FILE", ""});
 
     public static CepOptions parse(String[] args, Map<String, String> env) {
         Map<String, String> given = new HashMap<>();
@@ -112,7 +125,8 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
-                stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")));
+                stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")), Boolean.parseBoolean(v.get("lineage-topic")),
+                blankToEmpty(v.get("lineage-file")));
     }
 
     public CepJobConfig jobConfig() {

@@ -103,10 +103,10 @@ public final class Topics {
 
     /**
      * OpenLineage run events (JSON, as the OpenLineage spec writes them, not Avro: any OpenLineage consumer reads them
-     * as they are) of every processor that emits them: START when it starts, COMPLETE or FAIL when it stops. Keyed
-     * {@code <job namespace>/<job name>/<run id>} and compacted: the latest event of each run stays, which is what the
-     * api's {@code GET /v1/lineage} folds into the graph; the full history of events is in each app's lineage file.
-     * One partition: a handful of events per start.
+     * as they are) of every processor: START when it starts, RUNNING every few minutes while it runs, COMPLETE or FAIL
+     * when it stops. Keyed {@code <job namespace>/<job name>/<run id>} and compacted: the latest event of each run
+     * stays, which is what the api's {@code GET /v1/lineage} folds into the graph; each processor's lineage file keeps
+     * its starts and ends. One partition: a handful of events per start and a heartbeat per run every few minutes.
      */
     public static final Topic<String, String> LINEAGE_EVENTS = new Topic<>(
             "lineage.events", String.class, String.class, 1, CleanupPolicy.COMPACT, FOREVER,

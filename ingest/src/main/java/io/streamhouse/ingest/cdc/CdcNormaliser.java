@@ -75,7 +75,7 @@ public final class CdcNormaliser implements AutoCloseable {
         LineageRun lineage = LineageRun.forStreams(settings.applicationId(), settings.bootstrapServers(), topology.describe(),
                 lineageOutputs, Clock.systemUTC(),
                 io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.CDC_NORMALISER).security());
-        streams.setStateListener(lineage);
+        streams.setStateListener(lineage::onChange);
         lineage.start();
         streams.start();
         return new CdcNormaliser(registry, streams, lineage);

@@ -13,6 +13,11 @@ import io.streamhouse.domain.wire.WireFormat;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAudit.Coordinate;
 import io.streamhouse.lake.LakeNames;
+import io.openlineage.client.OpenLineage;
+import io.openlineage.client.OpenLineageClientUtils;
+import io.openlineage.client.utils.DatasetIdentifier;
+import io.openlineage.client.utils.filesystem.FilesystemDatasetUtils;
+import io.streamhouse.lineage.testing.LineageSchema;
 import io.streamhouse.platform.EmbeddedPlatform;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -139,6 +144,45 @@ class LakeOnThePlatformIT {
                 assertThat(row.getField("_kafka_timestamp")).isInstanceOf(OffsetDateTime.class);
             }
             assertThat(orders.spec().fields().get(0).transform().toString()).isEqualTo("day");
+        }
+    }
+
+    /**
+     * The platform registers the sink, so it emits the sink's OpenLineage run: its outputs must be the tables the sink
+     * really writes, named by the location Iceberg's catalog gives each (docs/security.md, "Lineage").
+     */
+    @Test
+    void theSinksLineageRunNamesTheTablesByTheirRealLocationAndReadsEveryLandedTopic(EmbeddedPlatform platform) throws Exception {
+        platform.lake();
+        List<OpenLineage.RunEvent> starts = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : readAll(platform, Topics.LINEAGE_EVENTS.name())) {
+            String json = new String(r.value(), StandardCharsets.UTF_8);
+            OpenLineage.RunEvent event = OpenLineageClientUtils.runEventFromJson(json);
+            if (event.getJob().getName().equals(LakeConnector.NAME)) {
+                assertThat(LineageSchema.violations(json)).as(json).isEmpty();
+                if (event.getEventType() == OpenLineage.RunEvent.EventType.START) {
+                    starts.add(event);
+                }
+            }
+        }
+        assertThat(starts).isNotEmpty();
+        try (JdbcCatalog catalog = catalog(platform)) {
+            for (OpenLineage.RunEvent start : starts) {
+                assertThat(start.getInputs()).extracting(OpenLineage.InputDataset::getName)
+                        .containsExactlyInAnyOrderElementsOf(LakeNames.landed().stream().map(Topic::name).toList());
+                List<String> written = new ArrayList<>();
+                for (Topic<String, ?> topic : LakeNames.landed()) {
+                    Table table = catalog.loadTable(table(topic.name()));
+                    DatasetIdentifier physical = FilesystemDatasetUtils.fromLocation(URI.create(table.location()));
+                    written.add(physical.getNamespace() + " " + physical.getName() + " -> "
+                            + LakeNames.qualifiedTableName(topic.name()));
+                }
+                written.add("kafka://" + platform.bootstrapServers() + " " + LakeConnector.DEAD_LETTER_TOPIC + " -> ");
+                assertThat(start.getOutputs()).extracting(d -> d.getNamespace() + " " + d.getName() + " -> "
+                                + (d.getFacets() == null || d.getFacets().getSymlinks() == null ? ""
+                                : d.getFacets().getSymlinks().getIdentifiers().get(0).getName()))
+                        .containsExactlyInAnyOrderElementsOf(written);
+            }
         }
     }
 
