@@ -55,7 +55,8 @@ import java.util.List;
  * </pre>
  *
  * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
- * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}.
+ * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}
+ * (parcels: ─ keyBy ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered).
  */
 public final class CepJob {
 
