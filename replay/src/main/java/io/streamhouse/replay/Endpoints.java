@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -37,9 +36,7 @@ public record Endpoints(String bootstrapServers, String registryUrl) {
             throw new EnvironmentException("cannot read " + file + ": " + e.getMessage());
         }
         // The stack's Kafka logins (SASL/SCRAM, its credentials directory), unless this process was told otherwise.
-        Map<String, String> security = new java.util.HashMap<>();
-        p.stringPropertyNames().forEach(k -> security.put(k, p.getProperty(k)));
-        KafkaClientSettings.useUnlessConfigured(security);
+        KafkaClientSettings.useUnlessConfigured(p);
         String b = bootstrap != null ? bootstrap : p.getProperty(BOOTSTRAP_KEY);
         String s = registry != null ? registry : p.getProperty(REGISTRY_KEY);
         if (b == null || s == null) {

@@ -65,9 +65,7 @@ public final class RebuildBenchmark implements Callable<Integer> {
         }
         String bootstrap = endpoints.getProperty("kafka.bootstrap.servers");
         // The stack's Kafka logins, as the replay CLI adopts them (its child inherits this process's environment, not these).
-        java.util.Map<String, String> security = new java.util.HashMap<>();
-        endpoints.stringPropertyNames().forEach(k -> security.put(k, endpoints.getProperty(k)));
-        KafkaClientSettings.useUnlessConfigured(security);
+        KafkaClientSettings.useUnlessConfigured(endpoints);
         if (bootstrap == null || !(bootstrap.startsWith("127.0.0.1:") || bootstrap.startsWith("localhost:"))) {
             System.err.println("loopback only: kafka.bootstrap.servers=" + bootstrap + " in " + data.resolve("endpoints.properties"));
             return 2;

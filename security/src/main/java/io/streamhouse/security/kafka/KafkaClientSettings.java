@@ -158,7 +158,7 @@ public final class KafkaClientSettings {
      * an environment variable names a protocol: an explicit choice wins). For a main program that owns its process:
      * the launcher, the replay CLI. Closing the result restores the properties as they were.
      *
-     * @return whether SASL is now configured, and how to undo what this call set
+     * @return how to undo what this call set
      */
     public static ProcessSettings useSaslUnlessConfigured(Path credentialsDir) {
         return useUnlessConfigured(Map.of(SECURITY_PROTOCOL_ENV, "SASL_PLAINTEXT", SASL_MECHANISM_ENV, "SCRAM-SHA-512",
@@ -167,22 +167,22 @@ public final class KafkaClientSettings {
 
     /**
      * As {@link #useSaslUnlessConfigured}, with the settings given as {@link #childEnvironment()} gives them (a running
-     * stack's, read from its endpoints file by a tool); keys other than these three are ignored. Validated first: a
-     * setting that would fail a client fails here.
+     * stack's endpoints file, a {@code Properties} read by a tool); keys other than these three are ignored.
      */
-    public static ProcessSettings useUnlessConfigured(Map<String, String> environment) {
+    public static ProcessSettings useUnlessConfigured(Map<?, ?> environment) {
         if (childEnvironment().containsKey(SECURITY_PROTOCOL_ENV)) {
-            return new ProcessSettings(saslConfigured(), Map.of());
+            return new ProcessSettings(Map.of());
         }
         Map<String, String> wanted = new LinkedHashMap<>();
         for (String name : new String[] {SECURITY_PROTOCOL_ENV, SASL_MECHANISM_ENV, CREDENTIALS_DIR_ENV}) {
-            String value = blankToNull(environment.get(name));
+            Object given = environment.get(name);
+            String value = given == null ? null : blankToNull(given.toString());
             if (value != null) {
                 wanted.put(name, value);
             }
         }
         if (!wanted.containsKey(SECURITY_PROTOCOL_ENV)) {
-            return new ProcessSettings(false, Map.of());
+            return new ProcessSettings(Map.of());
         }
         Map<String, String> previous = new LinkedHashMap<>();
         wanted.forEach((env, value) -> {
@@ -190,22 +190,15 @@ public final class KafkaClientSettings {
             previous.put(property, System.getProperty(property));
             System.setProperty(property, value);
         });
-        return new ProcessSettings("SASL_PLAINTEXT".equals(wanted.get(SECURITY_PROTOCOL_ENV)), previous);
+        return new ProcessSettings(previous);
     }
 
     /** What {@link #useSaslUnlessConfigured} did; {@link #close()} undoes it. */
     public static final class ProcessSettings implements AutoCloseable {
-        private final boolean sasl;
         private final Map<String, String> previous;
 
-        ProcessSettings(boolean sasl, Map<String, String> previous) {
-            this.sasl = sasl;
+        ProcessSettings(Map<String, String> previous) {
             this.previous = previous;
-        }
-
-        /** Whether this process's clients log in with SASL. */
-        public boolean sasl() {
-            return sasl;
         }
 
         @Override

@@ -36,11 +36,6 @@ public final class KafkaCredentials {
         return dir.resolve(user + ".password");
     }
 
-    /** Whether {@code user} has a password file in {@code dir}. */
-    public static boolean exists(Path dir, String user) {
-        return Files.isRegularFile(file(dir, user));
-    }
-
     /**
      * The password of {@code user}, created if it has none yet.
      *
