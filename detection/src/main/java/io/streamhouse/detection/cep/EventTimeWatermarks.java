@@ -2,7 +2,6 @@ package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Envelope;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -14,13 +13,14 @@ import org.apache.flink.types.Either;
  */
 final class EventTimeWatermarks {
 
+    /**
+     * Bounded out-of-orderness on the envelope's {@code occurredAt}; a partition quiet for the idleness timeout follows
+     * its reader's others, and a reader whose partitions are all quiet idles (see {@link ReaderWatermarks} for why not
+     * {@code withIdleness}).
+     */
     static <T extends SpecificRecord> WatermarkStrategy<Either<DeadLetter, T>> forEvents(CepJobConfig config) {
-        long bound = config.maxOutOfOrderness().toMillis();
-        boolean perEvent = config.watermarkPerEvent();
-        return WatermarkStrategy.<Either<DeadLetter, T>>forGenerator(ctx -> new BoundedOutOfOrderness<>(bound, perEvent))
-                .withTimestampAssigner((e, kafkaTimestamp) -> e.isRight()
-                        ? ((Envelope) e.right().get(0)).getOccurredAt().toEpochMilli() : Long.MIN_VALUE)
-                .withIdleness(config.idleness());
+        return new ReaderWatermarks<>(config.maxOutOfOrderness(), config.idleness(), config.watermarkPerEvent(),
+                e -> ((Envelope) e.right().get(0)).getOccurredAt().toEpochMilli(), Either::isRight);
     }
 
     /**
@@ -44,37 +44,6 @@ final class EventTimeWatermarks {
         @Override
         public void onPeriodicEmit(WatermarkOutput output) {
             output.markIdle();
-        }
-    }
-
-    /** Flink's bounded out-of-orderness, optionally emitting after every event. */
-    static final class BoundedOutOfOrderness<T> implements WatermarkGenerator<Either<DeadLetter, T>> {
-        private final long bound;
-        private final boolean perEvent;
-        private long maxTimestamp;
-
-        BoundedOutOfOrderness(long bound, boolean perEvent) {
-            this.bound = bound;
-            this.perEvent = perEvent;
-            this.maxTimestamp = Long.MIN_VALUE + bound + 1;
-        }
-
-        @Override
-        public void onEvent(Either<DeadLetter, T> event, long timestamp, WatermarkOutput output) {
-            if (event.isLeft()) {
-                return;
-            }
-            if (timestamp > maxTimestamp) {
-                maxTimestamp = timestamp;
-                if (perEvent) {
-                    output.emitWatermark(new Watermark(maxTimestamp - bound - 1));
-                }
-            }
-        }
-
-        @Override
-        public void onPeriodicEmit(WatermarkOutput output) {
-            output.emitWatermark(new Watermark(maxTimestamp - bound - 1));
         }
     }
 
