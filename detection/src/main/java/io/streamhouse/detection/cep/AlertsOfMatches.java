@@ -5,9 +5,7 @@ import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.StampedFact;
 import org.apache.flink.cep.functions.PatternProcessFunction;
-import org.apache.flink.cep.functions.TimedOutPartialMatchHandler;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,16 +20,15 @@ import java.util.function.Consumer;
 /**
  * Turns what a CEP library pattern matched into alerts: the matched facts, in event-time order, go through the
  * pattern's pure function ({@link SubjectPattern#find}) under the thresholds stamped on the fact that decided (the
- * last one), whose definition version becomes the alert's {@code patternVersion}. A timed-out partial match (a parcel
- * out for delivery and not delivered) is evaluated the same way with event time at the time-out, and its alert goes
- * to {@link #TIMED_OUT} (the handler has no collector). A match whose alert cannot be built goes to the dead letters of
- * the pattern's anchor topic, as the matcher's do. Holds no state: each alert is final when emitted (no revisions).
+ * last one), whose definition version becomes the alert's {@code patternVersion}. A match whose alert cannot be built
+ * goes to the dead letters of the pattern's anchor topic, as the matcher's do. Holds no state. Each alert is final when
+ * emitted, but for one revision: a parcel delivered after its deadline fact was matched ("never delivered", by the
+ * other parcel operator) is "delivered late" superseding that alert, whose id is derived from the match alone
+ * ({@link ParcelDeadlines#neverDeliveredBefore}). Timed-out partial matches are not alerted (none can be a breach
+ * the deadline fact has not reported).
  */
-final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert>
-        implements TimedOutPartialMatchHandler<StampedFact> {
+final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(AlertsOfMatches.class);
-    static final OutputTag<Alert> TIMED_OUT = new OutputTag<>("timed-out-alerts",
-            new org.apache.flink.formats.avro.typeutils.AvroTypeInfo<>(Alert.class));
     private static final Comparator<StampedFact> IN_EVENT_TIME = new LibraryPatterns.ByEventId();
 
     private final SubjectPattern<?> pattern;
@@ -49,11 +46,6 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert>
         alerts(match, ctx, out::collect);
     }
 
-    @Override
-    public void processTimedOutMatch(Map<String, List<StampedFact>> match, Context ctx) {
-        alerts(match, ctx, a -> ctx.output(TIMED_OUT, a));
-    }
-
     private void alerts(Map<String, List<StampedFact>> match, Context ctx, Consumer<Alert> out) {
         List<StampedFact> stamped = new ArrayList<>();
         match.values().forEach(stamped::addAll);
@@ -64,9 +56,11 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert>
         PatternSettings s = settings.of(decided);
         Finding current = null;
         try {
+            String supersedes = pattern.kind() == PatternSettings.Kind.PARCEL_SLA
+                    ? ParcelDeadlines.neverDeliveredBefore(match).orElse(null) : null;
             for (Finding f : pattern.find(subject, facts, s, Instant.ofEpochMilli(ctx.timestamp()))) {
                 current = f;
-                out.accept(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), null));
+                out.accept(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), supersedes));
             }
         } catch (RuntimeException e) {
             List<String> ids = current != null ? current.eventIds() : facts.stream().map(CepFact::getEventId).toList();

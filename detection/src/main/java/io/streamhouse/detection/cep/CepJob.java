@@ -8,6 +8,7 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.state.StampedFact;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
@@ -54,7 +55,8 @@ import java.util.List;
  * </pre>
  *
  * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
- * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}.
+ * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}
+ * (parcels: ─ keyBy ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered).
  */
 public final class CepJob {
 
@@ -151,14 +153,25 @@ public final class CepJob {
         return onLibrary(stamped, pattern, anchorTopic, lateFactsSink, deadLetters);
     }
 
-    /** The CEP operator of one pattern over already stamped facts (its own entry point for tests). */
+    /**
+     * The CEP operator of one pattern over already stamped facts (its own entry point for tests). Parcels get two, after
+     * a keyed step that adds each out-for-delivery scan's deadline fact ({@link ParcelDeadlines}, uid
+     * {@code deadline-parcel-sla}): {@code cep-parcel-sla} (delivered, late or not) and {@code cep-parcel-sla-deadline}
+     * (never delivered, at the deadline). Both see the same facts and watermark, so only the first records late facts.
+     */
     static DataStream<Alert> onLibrary(DataStream<StampedFact> stamped, SubjectPattern<?> pattern,
                                        Topic<String, ?> anchorTopic, Sink<StampedFact> lateFactsSink,
                                        List<DataStream<DeadLetter>> deadLetters) {
         String name = pattern.kind().ruleId();
         OutputTag<StampedFact> lateFacts = new OutputTag<>("late-facts-" + name, new AvroTypeInfo<>(StampedFact.class));
+        DataStream<StampedFact> facts = stamped;
+        if (pattern.kind() == PatternSettings.Kind.PARCEL_SLA) {
+            facts = stamped.keyBy(StampedFact::getSubject, Types.STRING)
+                    .process(new ParcelDeadlines(), new AvroTypeInfo<>(StampedFact.class))
+                    .uid("deadline-" + name).name("deadline " + name);
+        }
         SingleOutputStreamOperator<Alert> matched = CEP.pattern(
-                        stamped.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.of(pattern.kind()),
+                        facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.of(pattern.kind()),
                         new LibraryPatterns.ByEventId())
                 .inEventTime()
                 .sideOutputLateData(lateFacts)
@@ -169,7 +182,17 @@ public final class CepJob {
                 .name("late facts " + name)
                 .sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
                 .name("late facts " + name + " (counted)");
-        return matched.union(matched.getSideOutput(AlertsOfMatches.TIMED_OUT));
+        if (pattern.kind() != PatternSettings.Kind.PARCEL_SLA) {
+            return matched;
+        }
+        SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(
+                        facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.parcelDeadline(),
+                        new LibraryPatterns.ByEventId())
+                .inEventTime()
+                .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
+                .uid("cep-" + name + "-deadline").name("cep " + name + " deadline");
+        deadLetters.add(neverDelivered.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        return matched.union(neverDelivered);
     }
 
     /** Counts the facts a CEP operator got behind its watermark (metric {@code lateFacts}); they are on the late topics. */

@@ -37,8 +37,8 @@ final class LibraryPatterns {
     /** Largest impossible-travel retention (gap between two uses compared): {@code within}. */
     static final Duration IMPOSSIBLE_TRAVEL_MAX_RETENTION = Duration.ofHours(24);
     /**
-     * Largest parcel retention: {@code within}, and so also when a parcel never delivered is reported (the partial
-     * match "out for delivery" times out when event time passes the scan plus this).
+     * Largest parcel retention: {@code within} of both parcel patterns. A deadline further than this after its
+     * out-for-delivery scan is reported by neither (the partial match times out first).
      */
     static final Duration PARCEL_MAX_RETENTION = Duration.ofDays(2);
     /** Two readings compared for maintenance: at most this apart (the matcher's retention for the pattern). */
@@ -79,10 +79,10 @@ final class LibraryPatterns {
                     .next("to").where(new TooFast())
                     .within(IMPOSSIBLE_TRAVEL_MAX_RETENTION);
             // Out for delivery (with a promise), not sent out again, then delivered. A match is a delivery: late or
-            // not, the pure function decides. A partial match that times out is a parcel never delivered.
-            case PARCEL_SLA -> Pattern.<StampedFact>begin("out").where(new OutForDelivery(true))
+            // not, the pure function decides. Never delivered is the other pattern, parcelDeadline().
+            case PARCEL_SLA -> Pattern.<StampedFact>begin(OUT).where(new OutForDelivery(true))
                     .notFollowedBy("sent-again").where(new OutForDelivery(false))
-                    .followedBy("delivered").where(new DeliveredWithinRetention())
+                    .followedBy(DELIVERED).where(new DeliveredWithinRetention())
                     .within(PARCEL_MAX_RETENTION);
             // Each reading and the vehicle's next one.
             case MAINTENANCE_DUE -> Pattern.<StampedFact>begin("from").where(new Any())
@@ -90,6 +90,23 @@ final class LibraryPatterns {
                     .within(MAINTENANCE_WITHIN);
             default -> throw new IllegalArgumentException(kind + " does not run on the CEP library yet");
         };
+    }
+
+    static final String OUT = "out";
+    static final String DELIVERED = "delivered";
+    static final String DEADLINE = "deadline";
+
+    /**
+     * Parcel never delivered: out for delivery (with a promise), neither delivered nor sent out again, then that scan's
+     * own deadline fact ({@link ParcelDeadlines}), which comes when event time passes the deadline. Its own CEP
+     * operator: the pattern above must still see a delivery after the deadline (delivered late), and a pattern whose
+     * last stage takes either would end its partial match at the deadline.
+     */
+    static Pattern<StampedFact, ?> parcelDeadline() {
+        return Pattern.<StampedFact>begin(OUT).where(new OutForDelivery(true))
+                .notFollowedBy("delivered-or-sent-again").where(new DeliveredOrSentAgain())
+                .followedBy(DEADLINE).where(new DeadlineOfTheScan())
+                .within(PARCEL_MAX_RETENTION);
     }
 
     /** Ties in event time are broken by event id, as the pure functions order facts. */
@@ -214,6 +231,22 @@ final class LibraryPatterns {
         }
     }
 
+    static final class DeliveredOrSentAgain extends IterativeCondition<StampedFact> {
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) {
+            return ParcelSlaPattern.DELIVERED.equals(f.getFact().getKind())
+                    || ParcelSlaPattern.OUT_FOR_DELIVERY.equals(f.getFact().getKind());
+        }
+    }
+
+    /** The deadline fact of the partial match's own out-for-delivery scan (another scan's deadline is not its). */
+    static final class DeadlineOfTheScan extends IterativeCondition<StampedFact> {
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) throws Exception {
+            return ParcelDeadlines.isDeadlineOf(f, first(ctx, OUT));
+        }
+    }
+
     /** A delivery scan within the parcel's actual retention after the out-for-delivery scan. */
     static final class DeliveredWithinRetention extends IterativeCondition<StampedFact> {
         private final StampedSettings settings = new StampedSettings(Kind.PARCEL_SLA);
@@ -223,7 +256,7 @@ final class LibraryPatterns {
             if (!ParcelSlaPattern.DELIVERED.equals(f.getFact().getKind())) {
                 return false;
             }
-            return at(f) - at(first(ctx, "out")) <= settings.of(f).parcelSla().retention().toMillis();
+            return at(f) - at(first(ctx, OUT)) <= settings.of(f).parcelSla().retention().toMillis();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
@@ -27,8 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The job with {@code --engine cep} as it runs in production (Kafka sources, RocksDB state, exactly-once Kafka sinks,
- * a MiniCluster): the CEP library's partial matches survive a stop with savepoint, and a parcel's timed-out partial
- * match becomes an alert. Each job starts at the end of the event topics (the other tests' events would put its event
+ * a MiniCluster): the CEP library's partial matches survive a stop with savepoint, and so does a parcel's pending
+ * deadline, which is alerted when event time passes it. Each job starts at the end of the event topics (the other tests' events would put its event
  * time ahead) and lets a silent partition go idle at once, so event time is these events' alone.
  */
 class CepEngineIT {
@@ -67,22 +68,28 @@ class CepEngineIT {
     }
 
     @Test
-    void aParcelNeverDeliveredIsAlertedWhenItsPartialMatchTimesOut() throws Exception {
-        String group = "cep-engine-timeout-" + UUID.randomUUID();
-        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-timeout-");
+    void aParcelNeverDeliveredIsAlertedAtItsDeadlineEvenAcrossAStopWithSavepoint() throws Exception {
+        String group = "cep-engine-deadline-" + UUID.randomUUID();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-deadline-");
         String parcel = "parcel-engine-" + UUID.randomUUID();
         Instant t0 = Instant.parse("2026-08-10T08:00:00Z");
+        Instant deadline = t0.plus(Duration.ofHours(4)).plus(PatternSettings.defaults().parcelSla().grace());
         kafka.startAtTheEnd(group);
 
         JobClient job = start(group, checkpoints);
+        kafka.send(List.of(parcelScan(scan("out-" + parcel, parcel, ParcelStatus.OUT_FOR_DELIVERY,
+                t0.plus(Duration.ofHours(4)), t0))));
+        awaitCommitted(group, Topics.PARCEL_SCANS);
+        String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+
+        job = start(group, checkpoints, "--restore", savepoint);
         try {
-            kafka.send(List.of(parcelScan(scan("out-" + parcel, parcel, ParcelStatus.OUT_FOR_DELIVERY,
-                    t0.plus(Duration.ofHours(4)), t0))));
-            awaitCommitted(group, Topics.PARCEL_SCANS);
-            // Event time passes the partial match's within (2 days): another parcel's scan three days later.
+            // Event time passes the deadline by a minute, far inside the partial match's within (2 days): another
+            // parcel's scan. The deadline's timer and scan came through the savepoint.
             String other = "parcel-engine-other-" + UUID.randomUUID();
             kafka.send(List.of(parcelScan(scan("later-" + other, other, ParcelStatus.DELIVERED, null,
-                    t0.plus(Duration.ofDays(3))))));
+                    deadline.plus(Duration.ofMinutes(1))))));
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(alertsOf(parcel)).singleElement().satisfies(a -> {
                         assertThat(a.getPatternId()).isEqualTo("cep-parcel-sla");

@@ -46,6 +46,12 @@ class CepJobEnginesTest {
             if (ON_LIBRARY.contains(kind)) {
                 assertThat(uids).contains("facts-" + id, "stamp-" + id, "cep-" + id, "late-facts-" + id,
                         "sink-late-facts-" + id).doesNotContain("match-" + id);
+                if (kind == Kind.PARCEL_SLA) {
+                    assertThat(uids).as("the deadline step and the never-delivered operator")
+                            .contains("deadline-" + id, "cep-" + id + "-deadline");
+                } else {
+                    assertThat(uids).doesNotContain("deadline-" + id, "cep-" + id + "-deadline");
+                }
             } else {
                 assertThat(uids).contains("facts-" + id, "match-" + id).doesNotContain("stamp-" + id, "cep-" + id);
             }

@@ -36,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Flink CEP library patterns, given stamped facts, when event time passes them, expect these alerts: each pattern's
  * hits beside its near misses, thresholds read from the facts (a fact stamped with another version decides under that
- * version, and the alert carries it), a parcel never delivered reported by its timed-out partial match. Every scenario
+ * version, and the alert carries it), a parcel never delivered reported at its deadline (by the deadline fact of
+ * {@link ParcelDeadlines}), and revised when it is delivered after it. Every scenario
  * is its own subject; they run together in one job (one MiniCluster for the class).
  */
 class LibraryPatternsTest {
@@ -89,6 +90,9 @@ class LibraryPatternsTest {
         parcel("parcel-delivered-late", promisedBy, deadline.plusSeconds(1));
         parcel("parcel-delivered-in-time", promisedBy, deadline.minusSeconds(1));
         parcel("parcel-never-delivered", promisedBy, null);
+        // Out for delivery an hour after its deadline (late before it left), never delivered: the scan is the breach.
+        add(new ParcelSlaPattern(), V1, scan("parcel-out-after-deadline-out", "parcel-out-after-deadline",
+                ParcelStatus.OUT_FOR_DELIVERY, T0.minus(Duration.ofHours(3)), T0));
         // Sent out again before delivery: only the last out-for-delivery scan counts.
         add(new ParcelSlaPattern(), V1, scan("p-again-1", "parcel-sent-again", ParcelStatus.OUT_FOR_DELIVERY,
                 T0.plus(Duration.ofHours(30)), T0));
@@ -170,20 +174,41 @@ class LibraryPatternsTest {
     }
 
     @Test
-    void aParcelNotDeliveredInTimeIsAlertedByItsTimedOutPartialMatchOrItsLateDelivery() {
-        assertThat(alertsOf("parcel-delivered-late")).singleElement().satisfies(a -> {
-            assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
-            assertThat(a.getMatchedEventIds()).hasSize(2);
-        });
+    void aParcelNotDeliveredByItsDeadlineIsAlertedThenAndRevisedWhenItIsDeliveredLate() {
+        // Delivered one second after the deadline: "never delivered" came first (at the deadline, before the
+        // delivery in event time), and the delivery supersedes it. Reported only at a time-out (2 days after the scan),
+        // the breach would have been the delivery's alone.
+        List<Alert> late = alertsOf("parcel-delivered-late");
+        assertThat(late).extracting(a -> a.getAttributes().get("outcome"))
+                .containsExactlyInAnyOrder("never-delivered", "delivered-late");
+        Alert neverDelivered = late.stream().filter(a -> a.getAttributes().get("outcome").equals("never-delivered"))
+                .findFirst().orElseThrow();
+        assertThat(neverDelivered.getMatchedEventIds()).containsExactly("evt-parcel-delivered-late-out");
+        assertThat(neverDelivered.getAttributes()).doesNotContainKey(Alerts.SUPERSEDES);
+        assertThat(late).filteredOn(a -> a.getAttributes().get("outcome").equals("delivered-late")).singleElement()
+                .satisfies(a -> {
+                    assertThat(a.getMatchedEventIds()).hasSize(2);
+                    assertThat(a.getAttributes()).containsEntry(Alerts.SUPERSEDES, neverDelivered.getAlertId());
+                });
         assertThat(alertsOf("parcel-delivered-in-time")).isEmpty();
         assertThat(alertsOf("parcel-never-delivered")).singleElement().satisfies(a -> {
             assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered");
             assertThat(a.getMatchedEventIds()).containsExactly("evt-parcel-never-delivered-out");
+            assertThat(a.getWindowEnd()).as("the deadline")
+                    .isEqualTo(T0.plus(Duration.ofHours(1)).plus(V1.parcelSla().grace()));
         });
-        assertThat(alertsOf("parcel-sent-again")).singleElement().satisfies(a -> {
-            assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
-            assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3");
+        assertThat(alertsOf("parcel-out-after-deadline")).singleElement().satisfies(a -> {
+            assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered");
+            assertThat(a.getMatchedEventIds()).containsExactly("evt-parcel-out-after-deadline-out");
         });
+        // Sent out again: the first scan's deadline does not count; the second's is reported and then revised.
+        assertThat(alertsOf("parcel-sent-again")).hasSize(2).allSatisfy(a -> assertThat(a.getMatchedEventIds())
+                .doesNotContain("evt-p-again-1"));
+        assertThat(alertsOf("parcel-sent-again")).filteredOn(a -> a.getAttributes().containsKey(Alerts.SUPERSEDES))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late");
+                    assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3");
+                });
         assertThat(alertsOf("parcel-sent-again-in-time")).isEmpty();
     }
 
