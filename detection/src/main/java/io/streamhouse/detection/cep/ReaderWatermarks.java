@@ -123,6 +123,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         private final Reader reader;
         private final RelativeClock clock;
         private long maxTimestamp;
+        /** Events with event time seen, and as of the last round: the clock is read once a round, not per event. */
+        private long activity;
+        private long activitySeen;
         private long lastActivityNanos;
         private long rounds;
         private long lastEmitted = Long.MIN_VALUE;
@@ -143,7 +146,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             if (!hasEventTime.test(event)) {
                 return;
             }
-            lastActivityNanos = clock.relativeTimeNanos();
+            activity++;
             quiet = false;
             if (eventTimestamp > maxTimestamp) {
                 maxTimestamp = eventTimestamp;
@@ -163,7 +166,12 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
                 listed = true;
                 reader.partitions.add(this);
             }
-            quiet = clock.relativeTimeNanos() - lastActivityNanos >= idlenessNanos;
+            long now = clock.relativeTimeNanos();
+            if (activity != activitySeen) {
+                activitySeen = activity;
+                lastActivityNanos = now;
+            }
+            quiet = now - lastActivityNanos >= idlenessNanos;
             if (quiet && reader.allQuietAndEmittedHighest()) {
                 output.markIdle();
                 return;
