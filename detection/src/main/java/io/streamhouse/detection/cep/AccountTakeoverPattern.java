@@ -31,9 +31,9 @@ import java.util.Optional;
  * least {@code highValue} (total, shipping address, order id). Other changes and smaller orders are not kept.
  */
 public final class AccountTakeoverPattern implements SubjectPattern<Either<CustomerEvent, OrderEvent>> {
-    private static final String ADDRESS = "address";
+    static final String ADDRESS = "address";
     private static final String EMAIL = "email";
-    private static final String ORDER = "order";
+    static final String ORDER = "order";
 
     @Override
     public PatternSettings.Kind kind() {

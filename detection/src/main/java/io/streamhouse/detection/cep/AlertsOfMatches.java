@@ -41,9 +41,33 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
         this.settings = new LibraryPatterns.StampedSettings(pattern.kind());
     }
 
+    /**
+     * The last event of the previous match. Where a pattern completes several nested matches with one event (account
+     * takeover: one per change in the window before the order), the NFA gives them earliest start first, the widest
+     * first, all in one call for that event; only that one is alerted.
+     */
+    private transient String lastDecidedBy;
+
     @Override
     public void processMatch(Map<String, List<StampedFact>> match, Context ctx, Collector<Alert> out) {
+        String decidedBy = lastOf(match).getFact().getEventId();
+        if (decidedBy.equals(lastDecidedBy)) {
+            return;
+        }
+        lastDecidedBy = decidedBy;
         alerts(match, ctx, out::collect);
+    }
+
+    private static StampedFact lastOf(Map<String, List<StampedFact>> match) {
+        StampedFact last = null;
+        for (List<StampedFact> stage : match.values()) {
+            for (StampedFact f : stage) {
+                if (last == null || IN_EVENT_TIME.compare(f, last) > 0) {
+                    last = f;
+                }
+            }
+        }
+        return last;
     }
 
     private void alerts(Map<String, List<StampedFact>> match, Context ctx, Consumer<Alert> out) {

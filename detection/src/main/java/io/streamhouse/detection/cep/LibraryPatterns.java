@@ -29,11 +29,13 @@ import java.util.Set;
  */
 final class LibraryPatterns {
     /** The patterns that run on the library; the others stay on {@link PatternMatcher} (see docs/architecture.md). */
-    static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.PARCEL_SLA,
-            Kind.MAINTENANCE_DUE);
+    static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.ACCOUNT_TAKEOVER,
+            Kind.PARCEL_SLA, Kind.MAINTENANCE_DUE);
 
     /** Largest card-testing window a definition may set: the pattern's {@code within}. */
     static final Duration CARD_TESTING_MAX_WINDOW = Duration.ofHours(1);
+    /** Largest account-takeover window a definition may set: the pattern's {@code within}. */
+    static final Duration ACCOUNT_TAKEOVER_MAX_WINDOW = Duration.ofHours(24);
     /** Largest impossible-travel retention (gap between two uses compared): {@code within}. */
     static final Duration IMPOSSIBLE_TRAVEL_MAX_RETENTION = Duration.ofHours(24);
     /**
@@ -54,6 +56,9 @@ final class LibraryPatterns {
             case CARD_TESTING -> s.cardTesting().window().compareTo(CARD_TESTING_MAX_WINDOW) > 0
                     ? Optional.of("window " + s.cardTesting().window() + " is longer than the CEP pattern's within, "
                     + CARD_TESTING_MAX_WINDOW) : Optional.empty();
+            case ACCOUNT_TAKEOVER -> s.accountTakeover().window().compareTo(ACCOUNT_TAKEOVER_MAX_WINDOW) > 0
+                    ? Optional.of("window " + s.accountTakeover().window() + " is longer than the CEP pattern's within, "
+                    + ACCOUNT_TAKEOVER_MAX_WINDOW) : Optional.empty();
             case IMPOSSIBLE_TRAVEL -> s.impossibleTravel().retention().compareTo(IMPOSSIBLE_TRAVEL_MAX_RETENTION) > 0
                     ? Optional.of("retention " + s.impossibleTravel().retention() + " is longer than the CEP pattern's within, "
                     + IMPOSSIBLE_TRAVEL_MAX_RETENTION) : Optional.empty();
@@ -74,6 +79,13 @@ final class LibraryPatterns {
                     .where(new SmallPayment()).oneOrMore()
                     .followedBy("large").where(new CompletesCardTest())
                     .within(CARD_TESTING_MAX_WINDOW);
+            // Address or e-mail changes, then a high-value order within the window of the first. Every change starts a
+            // partial match that takes every later change (relaxed contiguity), so an order completes one match per
+            // change in its window; no skip, since a later order may use the same changes (as the pure function does).
+            // The earliest start comes first, the widest match: AlertsOfMatches alerts it and drops the nested ones.
+            case ACCOUNT_TAKEOVER -> Pattern.<StampedFact>begin(CHANGES).where(new CustomerChange()).oneOrMore()
+                    .followedByAny("order").where(new CompletesTakeover())
+                    .within(ACCOUNT_TAKEOVER_MAX_WINDOW);
             // Each use and the card's next one.
             case IMPOSSIBLE_TRAVEL -> Pattern.<StampedFact>begin("from").where(new Any())
                     .next("to").where(new TooFast())
@@ -92,6 +104,7 @@ final class LibraryPatterns {
         };
     }
 
+    static final String CHANGES = "changes";
     static final String OUT = "out";
     static final String DELIVERED = "delivered";
     static final String DEADLINE = "deadline";
@@ -186,6 +199,39 @@ final class LibraryPatterns {
                 firstAt = Math.min(firstAt, at(s));
             }
             return smalls >= p.minSmall() && firstAt >= at(f) - p.window().toMillis();
+        }
+    }
+
+    static final class CustomerChange extends IterativeCondition<StampedFact> {
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) {
+            return !AccountTakeoverPattern.ORDER.equals(f.getFact().getKind());
+        }
+    }
+
+    /**
+     * A high-value order, the partial match's first change within the actual window before it, and, when an address
+     * changed, shipping to the last new address.
+     */
+    static final class CompletesTakeover extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.ACCOUNT_TAKEOVER);
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) throws Exception {
+            PatternSettings.AccountTakeover p = settings.of(f).accountTakeover();
+            CepFact order = f.getFact();
+            if (!p.enabled() || !AccountTakeoverPattern.ORDER.equals(order.getKind())
+                    || order.getMoney().getAmount().compareTo(p.highValue()) < 0
+                    || at(first(ctx, CHANGES)) < at(f) - p.window().toMillis()) {
+                return false;
+            }
+            CepFact lastAddress = null;
+            for (StampedFact c : ctx.getEventsForPattern(CHANGES)) {
+                if (AccountTakeoverPattern.ADDRESS.equals(c.getFact().getKind())) {
+                    lastAddress = c.getFact();
+                }
+            }
+            return lastAddress == null || lastAddress.getAddress().equals(order.getAddress());
         }
     }
 

@@ -33,6 +33,20 @@ class LibraryConditionsTest {
     private static final PatternSettings V1 = PatternSettings.defaults();
 
     @Test
+    void anAccountTakeoverWindowBeyondThePatternsWithinIsRefused() {
+        PatternSettings d = PatternSettings.defaults();
+        var day = new PatternSettings(d.cardTesting(), d.impossibleTravel(), new PatternSettings.AccountTakeover(2, true,
+                new BigDecimal("1000.00"), Duration.ofHours(24)), d.parcelSla(), d.overheating(), d.maintenanceDue());
+        var dayAndASecond = new PatternSettings(d.cardTesting(), d.impossibleTravel(), new PatternSettings.AccountTakeover(3,
+                true, new BigDecimal("1000.00"), Duration.ofHours(24).plusSeconds(1)), d.parcelSla(), d.overheating(),
+                d.maintenanceDue());
+
+        assertThat(LibraryPatterns.refusal(day, PatternSettings.Kind.ACCOUNT_TAKEOVER)).isEmpty();
+        assertThat(LibraryPatterns.refusal(dayAndASecond, PatternSettings.Kind.ACCOUNT_TAKEOVER)).hasValueSatisfying(
+                r -> assertThat(r).contains("longer than the CEP pattern's within"));
+    }
+
+    @Test
     void aSmallPaymentIsAtMostTheStampedSmallMax() throws Exception {
         var small = new LibraryPatterns.SmallPayment();
         assertThat(small.filter(cardFact("a", "2.00", T0, V1), partial(Map.of()))).isTrue();

@@ -1,6 +1,7 @@
 package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.event.Address;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.ParcelStatus;
@@ -8,6 +9,7 @@ import io.streamhouse.domain.events.GreatCircle;
 import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.StampedFact;
 import io.streamhouse.domain.testdata.Merchants;
+import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -15,6 +17,7 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +29,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import static io.streamhouse.detection.cep.CepEvents.addressChanged;
+import static io.streamhouse.detection.cep.CepEvents.emailChanged;
+import static io.streamhouse.detection.cep.CepEvents.order;
 import static io.streamhouse.detection.cep.CepEvents.payment;
 import static io.streamhouse.detection.cep.CepEvents.presentPayment;
 import static io.streamhouse.detection.cep.CepEvents.reading;
@@ -108,6 +114,27 @@ class LibraryPatternsTest {
         add(new ParcelSlaPattern(), V1, scan("p-again-in-time-3", "parcel-sent-again-in-time", ParcelStatus.DELIVERED,
                 null, deadline.plusSeconds(1)));
 
+        // Account takeover (high value 1,000, window 1 h): an e-mail change 2 h before (outside the window), an address
+        // change and an e-mail change inside it, then two high-value orders to the new address: each order alerts the
+        // changes in its window, once (the widest of the nested matches), and both use the same changes.
+        AccountTakeoverPattern ato = new AccountTakeoverPattern();
+        Address dam = SampleEvents.address("Dam 1", "Amsterdam");
+        Address coolsingel = SampleEvents.address("Coolsingel 40", "Rotterdam");
+        add(ato, V1, Either.Left(emailChanged("ato-hit-c1", "ato-hit", T0.minus(Duration.ofHours(2)))));
+        add(ato, V1, Either.Left(addressChanged("ato-hit-c2", "ato-hit", dam, T0)));
+        add(ato, V1, Either.Left(emailChanged("ato-hit-c3", "ato-hit", T0.plus(Duration.ofMinutes(10)))));
+        add(ato, V1, Either.Right(order("ato-hit-o1", "o-ato-1", "ato-hit", "1500.00", dam, T0.plus(Duration.ofMinutes(30)))));
+        add(ato, V1, Either.Right(order("ato-hit-o2", "o-ato-2", "ato-hit", "2000.00", dam, T0.plus(Duration.ofMinutes(50)))));
+        // A takeover order one minute after its window; one to another address than the new one; one below 1,000.
+        add(ato, V1, Either.Left(emailChanged("ato-late-c", "ato-late", T0)));
+        add(ato, V1, Either.Right(order("ato-late-o", "o-ato-3", "ato-late", "1500.00", dam,
+                T0.plus(Duration.ofHours(1)).plusSeconds(60))));
+        add(ato, V1, Either.Left(addressChanged("ato-elsewhere-c", "ato-elsewhere", dam, T0)));
+        add(ato, V1, Either.Right(order("ato-elsewhere-o", "o-ato-4", "ato-elsewhere", "1500.00", coolsingel,
+                T0.plus(Duration.ofMinutes(5)))));
+        add(ato, V1, Either.Left(emailChanged("ato-small-c", "ato-small", T0)));
+        add(ato, V1, Either.Right(order("ato-small-o", "o-ato-5", "ato-small", "999.99", dam, T0.plus(Duration.ofMinutes(5)))));
+
         // Maintenance due: passing 15,000 km, and not quite.
         add(new MaintenanceDuePattern(), V1, reading("m-hit-1", "van-hit", 90, 14_999.9, T0));
         add(new MaintenanceDuePattern(), V1, reading("m-hit-2", "van-hit", 90, 15_000.1, T0.plusSeconds(30)));
@@ -125,7 +152,7 @@ class LibraryPatternsTest {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         DataStream<Alert> all = null;
         for (SubjectPattern<?> pattern : List.of(new CardTestingPattern(), new ImpossibleTravelPattern(),
-                new ParcelSlaPattern(), new MaintenanceDuePattern())) {
+                new AccountTakeoverPattern(), new ParcelSlaPattern(), new MaintenanceDuePattern())) {
             String kind = pattern.kind().ruleId();
             DataStream<Alert> out = CepJob.onLibrary(
                     facts.filter(f -> kindOf(f).equals(kind)).returns(new AvroTypeInfo<>(StampedFact.class)),
@@ -213,6 +240,17 @@ class LibraryPatternsTest {
     }
 
     @Test
+    void accountTakeoverAlertsEachHighValueOrderOnceWithTheChangesInItsWindowAndNotTheNearMisses() {
+        assertThat(alertsOf("ato-hit")).extracting(Alert::getMatchedEventIds).containsExactlyInAnyOrder(
+                List.of("evt-ato-hit-c2", "evt-ato-hit-c3", "evt-ato-hit-o1"),
+                List.of("evt-ato-hit-c2", "evt-ato-hit-c3", "evt-ato-hit-o2"));
+        assertThat(alertsOf("ato-hit")).allSatisfy(a -> assertThat(a.getAttributes()).containsEntry("changes", "address+email"));
+        assertThat(alertsOf("ato-late")).as("the order a minute after the window").isEmpty();
+        assertThat(alertsOf("ato-elsewhere")).as("shipped elsewhere than the new address").isEmpty();
+        assertThat(alertsOf("ato-small")).as("999.99 is not high value").isEmpty();
+    }
+
+    @Test
     void maintenanceIsDueWhenTheOdometerPassesAServiceMark() {
         assertThat(alertsOf("van-hit")).singleElement()
                 .satisfies(a -> assertThat(a.getAttributes()).containsEntry("serviceMarkKm", "15000"));
@@ -262,6 +300,7 @@ class LibraryPatternsTest {
             case "payment" -> PatternSettings.Kind.CARD_TESTING.ruleId();
             case "use" -> PatternSettings.Kind.IMPOSSIBLE_TRAVEL.ruleId();
             case "out-for-delivery", "delivered" -> PatternSettings.Kind.PARCEL_SLA.ruleId();
+            case "address", "email", "order" -> PatternSettings.Kind.ACCOUNT_TAKEOVER.ruleId();
             default -> PatternSettings.Kind.MAINTENANCE_DUE.ruleId();
         };
     }
