@@ -75,7 +75,10 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * <ol>
  *   <li>throughput: a pass-through job (the same Kafka sources and decoding, into a discarding sink) and the CEP job
  *       (RocksDB state, no checkpoints, discarding sinks) each read all the topics to their end, twice, alternating;
- *       events/s of the best run of each; each round also runs the CEP job with RocksDB but its timers on the heap.
+ *       events/s of the best run of each; each round also runs the CEP job with RocksDB but its timers on the heap,
+ *       and the CEP job with {@code --engine cep} (the patterns the Flink CEP library carries run there, the others in
+ *       the matcher), printed beside the matcher's job and, with {@code -Dcep.bench.floor=true}, against the keyed
+ *       floor with a timer per event (issue #21 item 7).
  *       Each job is timed two ways: its whole {@code env.execute} (MiniCluster start, submission, deployment, source
  *       start-up, teardown: a fixed cost of one to two seconds, most of a pass-through's time at 100,000 events), the
  *       figure of every run before run 34; and its processing window ({@link ProcessingWindow}: first record decoded
@@ -100,12 +103,21 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * per event ({@link CountPerSubject}); once without timers, once with an event-time timer per event at its time
  * rounded up to the second (RocksDB timers, as the CEP run), and — unless {@code -Dcep.bench.heapTimers=false} —
  * once more with those timers on the heap, as the CEP run with heap timers. {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
+ * {@code -Dcep.bench.engine=cep} runs the exactly-once throughput and the latency phase with {@code --engine cep}
+ * (default {@code matcher}).
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
  * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}. The classpath must not have
  * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
  * that first ({@link RocksDbLibrary}). Command in docs/benchmarks.md.
  */
 public final class CepBenchmark {
+
+    /**
+     * The engine of the exactly-once and latency runs ({@code -Dcep.bench.engine=cep|matcher}, default matcher); the
+     * throughput rounds run both.
+     */
+    private static final CepJobConfig.Engine ENGINE =
+            CepJobConfig.Engine.valueOf(System.getProperty("cep.bench.engine", "matcher").toUpperCase(Locale.ROOT));
 
     public static void main(String[] args) throws Exception {
         int events = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
@@ -120,6 +132,7 @@ public final class CepBenchmark {
             System.out.printf(Locale.ROOT, "wrote %d events%n", events);
             double bestPass = 0, bestCep = 0, bestPassWindow = 0, bestCepWindow = 0;
             double bestFloor = 0, bestFloorWindow = 0, bestFloorTimer = 0, bestFloorTimerWindow = 0;
+            double bestLibrary = 0, bestLibraryWindow = 0;
             int rounds = Integer.getInteger("cep.bench.rounds", 2);
             for (int round = 0; round < rounds; round++) {
                 Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
@@ -127,6 +140,15 @@ public final class CepBenchmark {
                 // -Dcep.bench.heapTimers=false leaves it out (e.g. so that a profile's matcher threads are one job's)
                 Timing heapTimers = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
                         ? throughputRun(platform, Mode.CEP_HEAP_TIMERS, null) : new Timing(Double.NaN, Double.NaN);
+                Timing library = throughputRun(platform, Mode.CEP_LIBRARY, null);
+                System.out.printf(Locale.ROOT, "round %d, CEP job with --engine cep (the library's patterns on Flink "
+                                + "CEP), whole / processing window: %.0f / %.0f events/s (%.0f %% / %.0f %% of "
+                                + "pass-through; the matcher's job %.0f %% / %.0f %%)%n", round + 1,
+                        events / library.wall(), events / library.window(), 100 * pass.wall() / library.wall(),
+                        100 * pass.window() / library.window(), 100 * pass.wall() / cep.wall(),
+                        100 * pass.window() / cep.window());
+                bestLibrary = Math.max(bestLibrary, events / library.wall());
+                bestLibraryWindow = Math.max(bestLibraryWindow, events / library.window());
                 System.out.printf(Locale.ROOT, "round %d: pass-through %.0f events/s, CEP %.0f events/s (%.0f %%), CEP "
                                 + "with heap timers %.0f events/s (%.0f %%)%n", round + 1, events / pass.wall(),
                         events / cep.wall(), 100 * pass.wall() / cep.wall(), events / heapTimers.wall(),
@@ -178,7 +200,16 @@ public final class CepBenchmark {
             System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, processing window): pass-through %.0f "
                     + "events/s, CEP %.0f events/s = %.0f %% of pass-through%n", rounds, bestPassWindow, bestCepWindow,
                     100 * bestCepWindow / bestPassWindow);
+            System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, whole / processing window): CEP job "
+                            + "with --engine cep %.0f / %.0f events/s = %.0f %% / %.0f %% of pass-through; with the "
+                            + "matcher %.0f %% / %.0f %%%n", rounds, bestLibrary, bestLibraryWindow,
+                    100 * bestLibrary / bestPass, 100 * bestLibraryWindow / bestPassWindow, 100 * bestCep / bestPass,
+                    100 * bestCepWindow / bestPassWindow);
             if (Boolean.getBoolean("cep.bench.floor")) {
+                System.out.printf(Locale.ROOT, "THROUGHPUT against the keyed floor with a timer per event (whole / "
+                                + "processing window): --engine cep %.0f %% / %.0f %%, matcher %.0f %% / %.0f %%%n",
+                        100 * bestLibrary / bestFloorTimer, 100 * bestLibraryWindow / bestFloorTimerWindow,
+                        100 * bestCep / bestFloorTimer, 100 * bestCepWindow / bestFloorTimerWindow);
                 System.out.printf(Locale.ROOT, "THROUGHPUT keyed floor (parallelism 1, best of %d, whole / processing "
                                 + "window): no timers %.0f / %.0f events/s = %.0f %% / %.0f %% of pass-through, a timer per "
                                 + "event %.0f / %.0f events/s = %.0f %% / %.0f %%%n", rounds, bestFloor, bestFloorWindow,
@@ -187,7 +218,7 @@ public final class CepBenchmark {
             }
             for (Duration interval : intervals) {
                 double eo = events / throughputRun(platform, Mode.CEP_EXACTLY_ONCE, interval).wall();
-                System.out.printf(Locale.ROOT, "THROUGHPUT CEP exactly-once, checkpoints every %d ms, Kafka sinks: %.0f "
+                System.out.printf(Locale.ROOT, "THROUGHPUT CEP exactly-once (engine " + ENGINE + "), checkpoints every %d ms, Kafka sinks: %.0f "
                         + "events/s = %.0f %% of pass-through%n", interval.toMillis(), eo, 100 * eo / bestPass);
             }
             for (Duration interval : intervals) {
@@ -198,6 +229,8 @@ public final class CepBenchmark {
 
     private enum Mode {
         PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE,
+        /** The CEP job with {@code --engine cep}: the patterns the Flink CEP library carries run there (issue #21). */
+        CEP_LIBRARY,
         /** Diagnostic ({@code -Dcep.bench.floor=true}): decode, key by subject, one ValueState read and write. */
         FLOOR_KEYED,
         /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
@@ -250,15 +283,16 @@ public final class CepBenchmark {
                         keyedFloorRaw(env, bounded, kind.topic(), mode != Mode.FLOOR_KEYED);
                     }
                 }
-                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE -> CepJob.build(env, bounded,
+                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_LIBRARY -> CepJob.build(env, bounded,
                         new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
-                        CepJobConfig.defaults(), registry);
+                        CepJobConfig.defaults().withEngine(mode == Mode.CEP_LIBRARY ? CepJobConfig.Engine.CEP
+                                : CepJobConfig.Engine.MATCHER), registry);
                 case CEP_EXACTLY_ONCE -> {
                     env.setBufferTimeout(0);
                     env.enableCheckpointing(interval.toMillis(), CheckpointingMode.EXACTLY_ONCE);
                     CepJob.build(env, bounded, KafkaCepIo.sinks(platform.bootstrapServers(), group, registry,
-                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults(), registry);
+                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults().withEngine(ENGINE), registry);
                 }
             }
             ProcessingWindow.reset();
@@ -432,7 +466,7 @@ public final class CepBenchmark {
                 "--registry", platform.schemaRegistryUrl().toString(), "--group-id", group, "--parallelism", "1",
                 "--checkpoint-dir", checkpoints.toString(), "--checkpoint-interval", interval.toString(),
                 "--delivery", "exactly-once", "--max-out-of-orderness", "PT0S", "--idleness", "PT1S",
-                "--buffer-timeout-ms", "0", "--local"}, Map.of());
+                "--buffer-timeout-ms", "0", "--engine", ENGINE.name().toLowerCase(Locale.ROOT), "--local"}, Map.of());
         Configuration conf = CepMain.configuration(options);
         conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(5));
         Path local = shortDirs(conf, true);
@@ -511,7 +545,7 @@ public final class CepBenchmark {
 
     private static void report(String what, Duration interval, List<Long> micros) {
         micros.sort(Long::compare);
-        System.out.printf(Locale.ROOT, "LATENCY one event, exactly-once job, checkpoints every %d ms: send of the "
+        System.out.printf(Locale.ROOT, "LATENCY one event (engine " + ENGINE + "), exactly-once job, checkpoints every %d ms: send of the "
                         + "completing payment -> alert read by a %s, %d samples: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 interval.toMillis(), what, micros.size(), micros.get(micros.size() / 2) / 1000.0,
                 micros.get((int) Math.ceil(micros.size() * 0.99) - 1) / 1000.0, micros.get(micros.size() - 1) / 1000.0);
