@@ -21,11 +21,12 @@ import java.util.function.Consumer;
  * Turns what a CEP library pattern matched into alerts: the matched facts, in event-time order, go through the
  * pattern's pure function ({@link SubjectPattern#find}) under the thresholds stamped on the fact that decided (the
  * last one), whose definition version becomes the alert's {@code patternVersion}. A match whose alert cannot be built
- * goes to the dead letters of the pattern's anchor topic, as the matcher's do. Holds no state. Each alert is final when
- * emitted, but for one revision: a parcel delivered after its deadline fact was matched ("never delivered", by the
- * other parcel operator) is "delivered late" superseding that alert, whose id is derived from the match alone
- * ({@link ParcelDeadlines#neverDeliveredBefore}). Timed-out partial matches are not alerted (none can be a breach
- * the deadline fact has not reported).
+ * goes to the dead letters of the pattern's anchor topic, as the matcher's do. Holds no keyed state. Each alert is
+ * final when emitted, but for two revisions, each superseding an alert whose id is derived from the match alone: a
+ * parcel delivered after its deadline fact was matched ("never delivered", by the other parcel operator) is "delivered
+ * late" ({@link ParcelDeadlines#neverDeliveredBefore}), and a growing overheating run's alert supersedes the one its
+ * previous reading gave. Timed-out partial matches are not alerted (none can be a breach the deadline fact has not
+ * reported).
  */
 final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(AlertsOfMatches.class);
@@ -58,6 +59,19 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
         alerts(match, ctx, out::collect);
     }
 
+    /**
+     * The alert a growing overheating run's previous reading gave, which this one revises: the run without its last
+     * reading, when that was long enough to be alerted (the NFA completes a match at every reading of a run).
+     */
+    private String runBefore(String subject, List<CepFact> run, PatternSettings s, Context ctx) {
+        if (run.size() < 2) {
+            return null;
+        }
+        List<Finding> before = pattern.find(subject, run.subList(0, run.size() - 1), s,
+                Instant.ofEpochMilli(ctx.timestamp()));
+        return before.size() == 1 ? Alerts.alertIdOf(before.get(0)) : null;
+    }
+
     private static StampedFact lastOf(Map<String, List<StampedFact>> match) {
         StampedFact last = null;
         for (List<StampedFact> stage : match.values()) {
@@ -80,8 +94,11 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
         PatternSettings s = settings.of(decided);
         Finding current = null;
         try {
-            String supersedes = pattern.kind() == PatternSettings.Kind.PARCEL_SLA
-                    ? ParcelDeadlines.neverDeliveredBefore(match).orElse(null) : null;
+            String supersedes = switch (pattern.kind()) {
+                case PARCEL_SLA -> ParcelDeadlines.neverDeliveredBefore(match).orElse(null);
+                case ENGINE_OVERHEATING -> runBefore(subject, facts, s, ctx);
+                default -> null;
+            };
             for (Finding f : pattern.find(subject, facts, s, Instant.ofEpochMilli(ctx.timestamp()))) {
                 current = f;
                 out.accept(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), supersedes));

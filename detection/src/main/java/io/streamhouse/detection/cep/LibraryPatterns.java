@@ -30,12 +30,14 @@ import java.util.Set;
 final class LibraryPatterns {
     /** The patterns that run on the library; the others stay on {@link PatternMatcher} (see docs/architecture.md). */
     static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.ACCOUNT_TAKEOVER,
-            Kind.PARCEL_SLA, Kind.MAINTENANCE_DUE);
+            Kind.PARCEL_SLA, Kind.ENGINE_OVERHEATING, Kind.MAINTENANCE_DUE);
 
     /** Largest card-testing window a definition may set: the pattern's {@code within}. */
     static final Duration CARD_TESTING_MAX_WINDOW = Duration.ofHours(1);
     /** Largest account-takeover window a definition may set: the pattern's {@code within}. */
     static final Duration ACCOUNT_TAKEOVER_MAX_WINDOW = Duration.ofHours(24);
+    /** Largest overheating window (first to last reading of a run) a definition may set: the pattern's within. */
+    static final Duration OVERHEATING_MAX_WINDOW = Duration.ofHours(1);
     /** Largest impossible-travel retention (gap between two uses compared): {@code within}. */
     static final Duration IMPOSSIBLE_TRAVEL_MAX_RETENTION = Duration.ofHours(24);
     /**
@@ -59,6 +61,9 @@ final class LibraryPatterns {
             case ACCOUNT_TAKEOVER -> s.accountTakeover().window().compareTo(ACCOUNT_TAKEOVER_MAX_WINDOW) > 0
                     ? Optional.of("window " + s.accountTakeover().window() + " is longer than the CEP pattern's within, "
                     + ACCOUNT_TAKEOVER_MAX_WINDOW) : Optional.empty();
+            case ENGINE_OVERHEATING -> s.overheating().window().compareTo(OVERHEATING_MAX_WINDOW) > 0
+                    ? Optional.of("window " + s.overheating().window() + " is longer than the CEP pattern's within, "
+                    + OVERHEATING_MAX_WINDOW) : Optional.empty();
             case IMPOSSIBLE_TRAVEL -> s.impossibleTravel().retention().compareTo(IMPOSSIBLE_TRAVEL_MAX_RETENTION) > 0
                     ? Optional.of("retention " + s.impossibleTravel().retention() + " is longer than the CEP pattern's within, "
                     + IMPOSSIBLE_TRAVEL_MAX_RETENTION) : Optional.empty();
@@ -86,6 +91,12 @@ final class LibraryPatterns {
             case ACCOUNT_TAKEOVER -> Pattern.<StampedFact>begin(CHANGES).where(new CustomerChange()).oneOrMore()
                     .followedByAny("order").where(new CompletesTakeover())
                     .within(ACCOUNT_TAKEOVER_MAX_WINDOW);
+            // A run: consecutive readings, each hot, hotter than the one before and within the window of the first. A
+            // pattern ending in a loop completes a match at every reading the run takes, one per reading it could have
+            // started at, earliest start first: AlertsOfMatches alerts the widest (the run so far) once it is long
+            // enough, each longer one superseding the one before, as the matcher revises a growing run.
+            case ENGINE_OVERHEATING -> Pattern.<StampedFact>begin(RUN).where(new ContinuesRun()).oneOrMore().consecutive()
+                    .within(OVERHEATING_MAX_WINDOW);
             // Each use and the card's next one.
             case IMPOSSIBLE_TRAVEL -> Pattern.<StampedFact>begin("from").where(new Any())
                     .next("to").where(new TooFast())
@@ -105,6 +116,7 @@ final class LibraryPatterns {
     }
 
     static final String CHANGES = "changes";
+    static final String RUN = "run";
     static final String OUT = "out";
     static final String DELIVERED = "delivered";
     static final String DEADLINE = "deadline";
@@ -232,6 +244,28 @@ final class LibraryPatterns {
                 }
             }
             return lastAddress == null || lastAddress.getAddress().equals(order.getAddress());
+        }
+    }
+
+    /** A hot reading that starts a run, or continues the partial match's: hotter than its last, within the window of its first. */
+    static final class ContinuesRun extends IterativeCondition<StampedFact> {
+        private final StampedSettings settings = new StampedSettings(Kind.ENGINE_OVERHEATING);
+
+        @Override
+        public boolean filter(StampedFact f, Context<StampedFact> ctx) throws Exception {
+            PatternSettings.Overheating p = settings.of(f).overheating();
+            double coolant = f.getFact().getReading();
+            if (!p.enabled() || coolant <= p.thresholdC()) {
+                return false;
+            }
+            StampedFact first = null;
+            StampedFact last = null;
+            for (StampedFact r : ctx.getEventsForPattern(RUN)) {
+                first = first == null ? r : first;
+                last = r;
+            }
+            return first == null
+                    || coolant > last.getFact().getReading() && at(f) <= at(first) + p.window().toMillis();
         }
     }
 

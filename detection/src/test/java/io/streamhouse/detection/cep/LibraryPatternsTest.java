@@ -135,6 +135,17 @@ class LibraryPatternsTest {
         add(ato, V1, Either.Left(emailChanged("ato-small-c", "ato-small", T0)));
         add(ato, V1, Either.Right(order("ato-small-o", "o-ato-5", "ato-small", "999.99", dam, T0.plus(Duration.ofMinutes(5)))));
 
+        // Engine overheating (above 105 °C, 3 rising readings within 5 min): a run of four, alerted at its third
+        // reading and revised at its fourth; readings that are equal, not rising; three spread over 5 min 1 s; a run
+        // that a cooler reading breaks.
+        hot("hot-run", 104, 106, 107, 108, 109);
+        hot("hot-equal", 106, 106, 107);
+        OverheatingPattern oh = new OverheatingPattern();
+        add(oh, V1, reading("hot-spread-1", "hot-spread", 106, 1_000, T0));
+        add(oh, V1, reading("hot-spread-2", "hot-spread", 107, 1_000, T0.plusSeconds(60)));
+        add(oh, V1, reading("hot-spread-3", "hot-spread", 108, 1_000, T0.plus(Duration.ofMinutes(5)).plusSeconds(1)));
+        hot("hot-broken", 106, 108, 107, 109);
+
         // Maintenance due: passing 15,000 km, and not quite.
         add(new MaintenanceDuePattern(), V1, reading("m-hit-1", "van-hit", 90, 14_999.9, T0));
         add(new MaintenanceDuePattern(), V1, reading("m-hit-2", "van-hit", 90, 15_000.1, T0.plusSeconds(30)));
@@ -152,7 +163,8 @@ class LibraryPatternsTest {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         DataStream<Alert> all = null;
         for (SubjectPattern<?> pattern : List.of(new CardTestingPattern(), new ImpossibleTravelPattern(),
-                new AccountTakeoverPattern(), new ParcelSlaPattern(), new MaintenanceDuePattern())) {
+                new AccountTakeoverPattern(), new ParcelSlaPattern(), new OverheatingPattern(),
+                new MaintenanceDuePattern())) {
             String kind = pattern.kind().ruleId();
             DataStream<Alert> out = CepJob.onLibrary(
                     facts.filter(f -> kindOf(f).equals(kind)).returns(new AvroTypeInfo<>(StampedFact.class)),
@@ -251,6 +263,21 @@ class LibraryPatternsTest {
     }
 
     @Test
+    void anOverheatingRunIsAlertedWhenLongEnoughAndRevisedWhileItGrowsAndTheNearMissesAreNot() {
+        List<Alert> run = alertsOf("hot-run");
+        assertThat(run).extracting(Alert::getMatchedEventIds).containsExactlyInAnyOrder(
+                List.of("evt-hot-run-2", "evt-hot-run-3", "evt-hot-run-4"),
+                List.of("evt-hot-run-2", "evt-hot-run-3", "evt-hot-run-4", "evt-hot-run-5"));
+        Alert first = run.stream().filter(a -> a.getMatchedEventIds().size() == 3).findFirst().orElseThrow();
+        assertThat(first.getAttributes()).doesNotContainKey(Alerts.SUPERSEDES);
+        assertThat(run).filteredOn(a -> a.getMatchedEventIds().size() == 4).singleElement()
+                .satisfies(a -> assertThat(a.getAttributes()).containsEntry(Alerts.SUPERSEDES, first.getAlertId()));
+        assertThat(alertsOf("hot-equal")).as("equal readings are not rising").isEmpty();
+        assertThat(alertsOf("hot-spread")).as("three readings over 5 min 1 s").isEmpty();
+        assertThat(alertsOf("hot-broken")).as("106, 108, 107, 109: no three rising in a row").isEmpty();
+    }
+
+    @Test
     void maintenanceIsDueWhenTheOdometerPassesAServiceMark() {
         assertThat(alertsOf("van-hit")).singleElement()
                 .satisfies(a -> assertThat(a.getAttributes()).containsEntry("serviceMarkKm", "15000"));
@@ -267,6 +294,14 @@ class LibraryPatternsTest {
         add(p, s, payment(card + "-s2", card, b, T0.plusSeconds(60)));
         add(p, s, payment(card + "-s3", card, c, T0.plusSeconds(120)));
         add(p, s, payment(card + "-large", card, "600.00", T0.plus(largeAfter)));
+    }
+
+    /** One vehicle's coolant readings, 30 s apart. */
+    private static void hot(String vehicle, double... coolant) {
+        for (int i = 0; i < coolant.length; i++) {
+            add(new OverheatingPattern(), V1, reading(vehicle + "-" + (i + 1), vehicle, coolant[i], 1_000,
+                    T0.plusSeconds(30L * i)));
+        }
     }
 
     private static void travel(String card, double kmh) {
@@ -295,6 +330,9 @@ class LibraryPatternsTest {
     }
 
     private static String kindOf(StampedFact f) {
+        if (f.getSubject().startsWith("hot-")) {
+            return PatternSettings.Kind.ENGINE_OVERHEATING.ruleId();
+        }
         // Each scenario's subject names its pattern's facts apart: payments of card tests, uses, scans, readings.
         return switch (f.getFact().getKind()) {
             case "payment" -> PatternSettings.Kind.CARD_TESTING.ruleId();
