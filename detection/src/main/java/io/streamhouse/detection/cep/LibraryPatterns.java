@@ -55,23 +55,19 @@ final class LibraryPatterns {
     /** Why the library pattern cannot take these settings (a window beyond its {@code within}), if it cannot. */
     static Optional<String> refusal(PatternSettings s, Kind kind) {
         return switch (kind) {
-            case CARD_TESTING -> s.cardTesting().window().compareTo(CARD_TESTING_MAX_WINDOW) > 0
-                    ? Optional.of("window " + s.cardTesting().window() + " is longer than the CEP pattern's within, "
-                    + CARD_TESTING_MAX_WINDOW) : Optional.empty();
-            case ACCOUNT_TAKEOVER -> s.accountTakeover().window().compareTo(ACCOUNT_TAKEOVER_MAX_WINDOW) > 0
-                    ? Optional.of("window " + s.accountTakeover().window() + " is longer than the CEP pattern's within, "
-                    + ACCOUNT_TAKEOVER_MAX_WINDOW) : Optional.empty();
-            case ENGINE_OVERHEATING -> s.overheating().window().compareTo(OVERHEATING_MAX_WINDOW) > 0
-                    ? Optional.of("window " + s.overheating().window() + " is longer than the CEP pattern's within, "
-                    + OVERHEATING_MAX_WINDOW) : Optional.empty();
-            case IMPOSSIBLE_TRAVEL -> s.impossibleTravel().retention().compareTo(IMPOSSIBLE_TRAVEL_MAX_RETENTION) > 0
-                    ? Optional.of("retention " + s.impossibleTravel().retention() + " is longer than the CEP pattern's within, "
-                    + IMPOSSIBLE_TRAVEL_MAX_RETENTION) : Optional.empty();
-            case PARCEL_SLA -> s.parcelSla().retention().compareTo(PARCEL_MAX_RETENTION) > 0
-                    ? Optional.of("retention " + s.parcelSla().retention() + " is longer than the CEP pattern's within, "
-                    + PARCEL_MAX_RETENTION) : Optional.empty();
-            default -> Optional.empty();
+            case CARD_TESTING -> beyond("window", s.cardTesting().window(), CARD_TESTING_MAX_WINDOW);
+            case ACCOUNT_TAKEOVER -> beyond("window", s.accountTakeover().window(), ACCOUNT_TAKEOVER_MAX_WINDOW);
+            case ENGINE_OVERHEATING -> beyond("window", s.overheating().window(), OVERHEATING_MAX_WINDOW);
+            case IMPOSSIBLE_TRAVEL -> beyond("retention", s.impossibleTravel().retention(), IMPOSSIBLE_TRAVEL_MAX_RETENTION);
+            case PARCEL_SLA -> beyond("retention", s.parcelSla().retention(), PARCEL_MAX_RETENTION);
+            case MAINTENANCE_DUE -> Optional.empty();
         };
+    }
+
+    private static Optional<String> beyond(String parameter, Duration asked, Duration within) {
+        return asked.compareTo(within) > 0
+                ? Optional.of(parameter + " " + asked + " is longer than the CEP pattern's within, " + within)
+                : Optional.empty();
     }
 
     static Pattern<StampedFact, ?> of(Kind kind) {
