@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Turns what a CEP library pattern matched into alerts: the matched facts, in event-time order, go through the
@@ -49,15 +48,6 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
      */
     private transient String lastDecidedBy;
 
-    @Override
-    public void processMatch(Map<String, List<StampedFact>> match, Context ctx, Collector<Alert> out) {
-        String decidedBy = lastOf(match).getFact().getEventId();
-        if (decidedBy.equals(lastDecidedBy)) {
-            return;
-        }
-        lastDecidedBy = decidedBy;
-        alerts(match, ctx, out::collect);
-    }
 
     /**
      * The alert a growing overheating run's previous reading gave, which this one revises: the run without its last
@@ -72,23 +62,17 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
         return before.size() == 1 ? Alerts.alertIdOf(before.get(0)) : null;
     }
 
-    private static StampedFact lastOf(Map<String, List<StampedFact>> match) {
-        StampedFact last = null;
-        for (List<StampedFact> stage : match.values()) {
-            for (StampedFact f : stage) {
-                if (last == null || IN_EVENT_TIME.compare(f, last) > 0) {
-                    last = f;
-                }
-            }
-        }
-        return last;
-    }
-
-    private void alerts(Map<String, List<StampedFact>> match, Context ctx, Consumer<Alert> out) {
+    @Override
+    public void processMatch(Map<String, List<StampedFact>> match, Context ctx, Collector<Alert> out) {
         List<StampedFact> stamped = new ArrayList<>();
         match.values().forEach(stamped::addAll);
         stamped.sort(IN_EVENT_TIME);
         StampedFact decided = stamped.get(stamped.size() - 1);
+        String decidedBy = decided.getFact().getEventId();
+        if (decidedBy.equals(lastDecidedBy)) {
+            return;
+        }
+        lastDecidedBy = decidedBy;
         String subject = decided.getSubject();
         List<CepFact> facts = stamped.stream().map(StampedFact::getFact).toList();
         PatternSettings s = settings.of(decided);
@@ -101,7 +85,7 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
             };
             for (Finding f : pattern.find(subject, facts, s, Instant.ofEpochMilli(ctx.timestamp()))) {
                 current = f;
-                out.accept(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), supersedes));
+                out.collect(Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), supersedes));
             }
         } catch (RuntimeException e) {
             List<String> ids = current != null ? current.eventIds() : facts.stream().map(CepFact::getEventId).toList();

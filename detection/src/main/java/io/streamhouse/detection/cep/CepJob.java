@@ -1,5 +1,6 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;
@@ -8,7 +9,6 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.state.CepFact;
-import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.state.StampedFact;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;

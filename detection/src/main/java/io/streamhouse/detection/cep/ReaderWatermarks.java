@@ -184,9 +184,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         }
 
         private void emit(WatermarkOutput output, long watermark) {
+            // never above reader.highest: own() raised it when the event came, and a quiet partition follows it
             lastEmitted = Math.max(lastEmitted, watermark);
             output.emitWatermark(new Watermark(lastEmitted));
-            reader.highest = Math.max(reader.highest, lastEmitted);
         }
     }
 }
