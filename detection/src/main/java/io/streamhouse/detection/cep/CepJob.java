@@ -178,21 +178,38 @@ public final class CepJob {
                 .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                 .uid("cep-" + name).name("cep " + name);
         deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
-        matched.getSideOutput(lateFacts).map(new CountLateFacts()).uid("late-facts-" + name)
-                .name("late facts " + name)
-                .sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
+        DataStream<StampedFact> late = matched.getSideOutput(lateFacts).map(new CountLateFacts())
+                .uid("late-facts-" + name).name("late facts " + name);
+        late.sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
                 .name("late facts " + name + " (counted)");
-        if (pattern.kind() != PatternSettings.Kind.PARCEL_SLA) {
-            return matched;
+        DataStream<Alert> cepAlerts = matched;
+        if (pattern.kind() == PatternSettings.Kind.PARCEL_SLA) {
+            SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(
+                            facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.parcelDeadline(),
+                            new LibraryPatterns.ByEventId())
+                    .inEventTime()
+                    .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
+                    .uid("cep-" + name + "-deadline").name("cep " + name + " deadline");
+            deadLetters.add(neverDelivered.getSideOutput(PatternMatcher.DEAD_LETTERS));
+            cepAlerts = matched.union(neverDelivered);
         }
-        SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(
-                        facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.parcelDeadline(),
-                        new LibraryPatterns.ByEventId())
-                .inEventTime()
-                .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
-                .uid("cep-" + name + "-deadline").name("cep " + name + " deadline");
-        deadLetters.add(neverDelivered.getSideOutput(PatternMatcher.DEAD_LETTERS));
-        return matched.union(neverDelivered);
+        TypeInformation<Either<Alert, StampedFact>> alertOrLate =
+                new EitherTypeInfo<>(new AvroTypeInfo<>(Alert.class), new AvroTypeInfo<>(StampedFact.class));
+        DataStream<Either<Alert, StampedFact>> cepOutput = cepAlerts
+                .map(a -> Either.<Alert, StampedFact>Left(a), alertOrLate).uid("cep-alerts-" + name)
+                .name("cep alerts " + name)
+                .union(late.map(f -> Either.<Alert, StampedFact>Right(f), alertOrLate).uid("cep-late-" + name)
+                        .name("cep late " + name));
+        SingleOutputStreamOperator<Alert> reconciled = stamped.keyBy(StampedFact::getSubject, Types.STRING)
+                .connect(cepOutput.keyBy(CepJob::subjectOfOutput, Types.STRING))
+                .process(new LateReconciler(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
+                .uid("reconcile-" + name).name("reconcile " + name);
+        deadLetters.add(reconciled.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        return reconciled;
+    }
+
+    private static String subjectOfOutput(Either<Alert, StampedFact> alertOrLate) {
+        return alertOrLate.isLeft() ? alertOrLate.left().getSubject().getId() : alertOrLate.right().getSubject();
     }
 
     /** Counts the facts a CEP operator got behind its watermark (metric {@code lateFacts}); they are on the late topics. */

@@ -18,16 +18,22 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
 import static io.streamhouse.detection.cep.CepEvents.addressChanged;
 import static io.streamhouse.detection.cep.CepEvents.emailChanged;
@@ -47,6 +53,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is its own subject; they run together in one job (one MiniCluster for the class).
  */
 class LibraryPatternsTest {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+
     private static final PatternSettings V1 = PatternSettings.defaults();
     /** Card testing v2: smalls up to 2.50. */
     private static final PatternSettings SMALL_MAX_250 = withCardTesting(2, "2.50", Duration.ofMinutes(10));
@@ -152,28 +162,58 @@ class LibraryPatternsTest {
         add(new MaintenanceDuePattern(), V1, reading("m-miss-1", "van-miss", 90, 14_000, T0));
         add(new MaintenanceDuePattern(), V1, reading("m-miss-2", "van-miss", 90, 14_999.9, T0.plusSeconds(30)));
 
-        Configuration conf = new Configuration();
-        conf.set(PipelineOptions.GENERIC_TYPES, false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
         List<StampedFact> inOrder = GIVEN.stream()
                 .sorted(Comparator.comparingLong((StampedFact f) -> f.getFact().getOccurredAtMs())).toList();
-        DataStream<StampedFact> facts = env.fromData(inOrder, new AvroTypeInfo<>(StampedFact.class))
-                .assignTimestampsAndWatermarks(WatermarkStrategy.<StampedFact>forMonotonousTimestamps()
-                        .withTimestampAssigner((f, ignored) -> f.getFact().getOccurredAtMs()));
+        List<StampedFact> shuffled = new ArrayList<>(inOrder);
+        Collections.shuffle(shuffled, new Random(21));
+        // Three runs on one cluster: in event time; every fact behind the watermark in event-time order; every fact
+        // behind the watermark, shuffled (the late runs per pattern, so the shuffle stays within each one's retention).
+        RUNS.get(0).addAll(run(inOrder, false));
+        RUNS.get(1).addAll(run(inOrder, true));
+        RUNS.get(2).addAll(run(shuffled, true));
+        alerts = RUNS.get(0);
+    }
+
+    private static List<Alert> run(List<StampedFact> given, boolean everyFactLate) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        DataStream<StampedFact> facts = env.fromData(given, new AvroTypeInfo<>(StampedFact.class));
+        if (!everyFactLate) {
+            facts = facts.assignTimestampsAndWatermarks(WatermarkStrategy.<StampedFact>forMonotonousTimestamps()
+                    .withTimestampAssigner((f, ignored) -> f.getFact().getOccurredAtMs()));
+        }
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         DataStream<Alert> all = null;
         for (SubjectPattern<?> pattern : List.of(new CardTestingPattern(), new ImpossibleTravelPattern(),
                 new AccountTakeoverPattern(), new ParcelSlaPattern(), new OverheatingPattern(),
                 new MaintenanceDuePattern())) {
             String kind = pattern.kind().ruleId();
-            DataStream<Alert> out = CepJob.onLibrary(
-                    facts.filter(f -> kindOf(f).equals(kind)).returns(new AvroTypeInfo<>(StampedFact.class)),
+            DataStream<StampedFact> ofPattern = facts.filter(f -> kindOf(f).equals(kind))
+                    .returns(new AvroTypeInfo<>(StampedFact.class));
+            DataStream<Alert> out = CepJob.onLibrary(everyFactLate ? BehindTheWatermark.of(ofPattern) : ofPattern,
                     pattern, Topics.TRANSACTION_REQUESTS, null, deadLetters);
             all = all == null ? out : all.union(out);
         }
-        alerts = new ArrayList<>();
+        List<Alert> alerts = new ArrayList<>();
         try (CloseableIterator<Alert> it = all.executeAndCollect("library-patterns")) {
             it.forEachRemaining(alerts::add);
+        }
+        return alerts;
+    }
+
+    /** The alerts of the three runs: in event time, every fact late in order, every fact late shuffled. */
+    private static final List<List<Alert>> RUNS = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+
+    @Test
+    void everyCaseEndsWithTheSameAlertsWhenEveryFactArrivesBehindTheWatermarkInOrderOrShuffled() {
+        Map<String, Alert> expected = LateReconciliationTest.effective(RUNS.get(0));
+        assertThat(expected).as("the cases alert").hasSizeGreaterThan(10);
+        for (int run = 1; run < RUNS.size(); run++) {
+            assertThat(LateReconciliationTest.effective(RUNS.get(run)))
+                    .as(run == 1 ? "every fact late, in order" : "every fact late, shuffled")
+                    .isEqualTo(expected);
         }
     }
 

@@ -21,7 +21,9 @@ public enum StateSchemas {
     /** Flink keyed state of the CEP matchers: a savepoint is read back with the current schema. */
     CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 4),
     /** Flink keyed state of the CEP library's operators (the facts their NFAs buffer), engine {@code cep}. */
-    STAMPED_FACT(io.streamhouse.domain.state.StampedFact.getClassSchema(), 1);
+    STAMPED_FACT(io.streamhouse.domain.state.StampedFact.getClassSchema(), 1),
+    /** Flink keyed state of the late-event reconciliation after each CEP library pattern, engine {@code cep}. */
+    RECONCILED_SUBJECT(io.streamhouse.domain.state.ReconciledSubject.getClassSchema(), 1);
 
     private final Schema schema;
     private final int version;
