@@ -269,6 +269,20 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
      */
     private void evaluate(String key, ReconciledSubject subject, long horizon, Context ctx, Collector<Alert> out)
             throws Exception {
+        long latest = Long.MIN_VALUE;
+        for (ReportedAlert r : subject.getReported()) {
+            latest = Math.max(latest, r.getWindowEndMs());
+        }
+        if (latest > horizon) {
+            // An alert in effect reaches past the horizon (the CEP operator gave it before the subject became dirty):
+            // compared with the facts up to the horizon, it would look like another occurrence. Evaluate when event
+            // time has passed it, keeping the CEP operator's alerts until then held back.
+            if (subject.getDirtyUntilMs() == null || subject.getDirtyUntilMs() < latest) {
+                subject.setDirtyUntilMs(latest);
+            }
+            ctx.timerService().registerEventTimeTimer(latest);
+            return;
+        }
         evaluations.inc();
         List<StampedFact> retained = retained(subject, horizon);
         List<CepFact> evaluated = new ArrayList<>();
@@ -287,9 +301,17 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         }
         PatternSettings s = settings.of(newest);
         if (subject.getDirtyUntilMs() != null) {
+            // Each later fact within the dirty span (some arrived before the subject became dirty) and each deadline
+            // gets its own evaluation, as in-order processing would give it, so an occurrence is reported while its
+            // start is still trusted (not at the end of the span, by when the retention may have passed it).
+            long until = subject.getDirtyUntilMs();
             for (StampedFact f : retained) {
+                long at = f.getFact().getOccurredAtMs();
+                if (at > horizon && at <= until) {
+                    ctx.timerService().registerEventTimeTimer(at);
+                }
                 pattern.deadline(f.getFact(), s).map(Instant::toEpochMilli)
-                        .filter(d -> d > horizon && d <= subject.getDirtyUntilMs())
+                        .filter(d -> d > horizon && d <= until)
                         .ifPresent(d -> ctx.timerService().registerEventTimeTimer(d));
             }
         }

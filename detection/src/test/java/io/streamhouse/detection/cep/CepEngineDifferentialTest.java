@@ -156,7 +156,28 @@ class CepEngineDifferentialTest {
                     pattern.kind().ruleId(), actual.size(), expected.size(),
                     expected.isEmpty() ? 100.0 : 100.0 * hits / expected.size(),
                     actual.isEmpty() ? 100.0 : 100.0 * hits / actual.size()));
-            assertThat(actual).as(pattern.kind().ruleId() + " alerts in effect" + summary)
+            Set<String> wrong = new HashSet<>(actual);
+            wrong.removeAll(expected);
+            Set<String> missing = new HashSet<>(expected);
+            missing.removeAll(actual);
+            StringBuilder why = new StringBuilder();
+            Map<String, String> identities = expected(pattern);
+            for (String id : missing) {
+                why.append("\nMISSING ").append(identities.get(id));
+            }
+            for (String id : wrong) {
+                Alert a = inEffect.get(id);
+                why.append("\nWRONG ").append(a.getSubject().getId()).append(' ').append(a.getMatchedEventIds());
+                String subject = a.getSubject().getId();
+                for (Alert x : alerts) {
+                    if (x.getSubject().getId().equals(subject) && x.getPatternId().equals(a.getPatternId())) {
+                        why.append("\n   ").append(x.getAlertId(), 0, 8).append(' ').append(x.getStatus()).append(' ')
+                                .append(x.getMatchedEventIds()).append(" sup=")
+                                .append(x.getAttributes().get(Alerts.SUPERSEDES)).append(" end=").append(x.getWindowEnd());
+                    }
+                }
+            }
+            assertThat(actual).as(pattern.kind().ruleId() + " alerts in effect" + summary + why)
                     .containsExactlyInAnyOrderElementsOf(expected);
             assertThat(alerts).filteredOn(a -> a.getPatternId().equals(pattern.kind().ruleId()))
                     .allSatisfy(a -> assertThat(a.getPatternVersion()).isEqualTo(1));
