@@ -100,13 +100,12 @@ public final class CepJob {
                         .uid("orders-as-activity").name("orders"));
 
         // A match whose alert cannot be built goes to the dead letters of the topic its anchor event comes from.
-        CepJobConfig.Engine engine = config.engine();
-        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern(), Topics.TRANSACTION_REQUESTS, engine, sinks, deadLetters)
-                .union(match(transactions, rules, new ImpossibleTravelPattern(), Topics.TRANSACTION_REQUESTS, engine, sinks, deadLetters),
-                        match(customerActivity, rules, new AccountTakeoverPattern(), Topics.ORDERS, engine, sinks, deadLetters),
-                        match(scans, rules, new ParcelSlaPattern(), Topics.PARCEL_SCANS, engine, sinks, deadLetters),
-                        match(telemetry, rules, new OverheatingPattern(), Topics.VEHICLE_TELEMETRY, engine, sinks, deadLetters),
-                        match(telemetry, rules, new MaintenanceDuePattern(), Topics.VEHICLE_TELEMETRY, engine, sinks, deadLetters));
+        DataStream<Alert> alerts = match(transactions, rules, new CardTestingPattern(), Topics.TRANSACTION_REQUESTS, config, sinks, deadLetters)
+                .union(match(transactions, rules, new ImpossibleTravelPattern(), Topics.TRANSACTION_REQUESTS, config, sinks, deadLetters),
+                        match(customerActivity, rules, new AccountTakeoverPattern(), Topics.ORDERS, config, sinks, deadLetters),
+                        match(scans, rules, new ParcelSlaPattern(), Topics.PARCEL_SCANS, config, sinks, deadLetters),
+                        match(telemetry, rules, new OverheatingPattern(), Topics.VEHICLE_TELEMETRY, config, sinks, deadLetters),
+                        match(telemetry, rules, new MaintenanceDuePattern(), Topics.VEHICLE_TELEMETRY, config, sinks, deadLetters));
 
         alerts.sinkTo(sinks.alerts()).uid("sink-alerts").name("alerts");
         union(deadLetters).sinkTo(sinks.deadLetters()).uid("sink-dead-letters").name("dead letters");
@@ -119,13 +118,16 @@ public final class CepJob {
      */
     private static <E> DataStream<Alert> match(DataStream<E> events, BroadcastStream<RuleDefinition> rules,
                                                SubjectPattern<E> pattern, Topic<String, ?> anchorTopic,
-                                               CepJobConfig.Engine engine, CepSinks sinks,
+                                               CepJobConfig config, CepSinks sinks,
                                                List<DataStream<DeadLetter>> deadLetters) {
         String name = pattern.kind().ruleId();
         SingleOutputStreamOperator<Tuple2<String, CepFact>> facts = events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE)
                 .uid("facts-" + name).name("facts " + name);
-        if (engine == CepJobConfig.Engine.CEP && LibraryPatterns.onLibrary(pattern.kind())) {
-            return onLibrary(facts, rules, pattern, anchorTopic, sinks.lateFacts(), deadLetters);
+        if (config.engine() == CepJobConfig.Engine.CEP && LibraryPatterns.onLibrary(pattern.kind())) {
+            DataStream<StampedFact> stamped = facts.connect(rules)
+                    .process(new StampFacts(pattern), new AvroTypeInfo<>(StampedFact.class))
+                    .uid("stamp-" + name).name("stamp " + name);
+            return onLibrary(stamped, pattern, anchorTopic, sinks.lateFacts(), deadLetters, config.reconcileLate());
         }
         SingleOutputStreamOperator<Alert> matched = facts
                 .keyBy(CepJob::subjectOf, Types.STRING)
@@ -137,31 +139,30 @@ public final class CepJob {
     }
 
     /**
-     * One pattern on Flink's CEP library: facts stamped with the thresholds in force (a broadcast-connected step, uid
-     * {@code stamp-<pattern>}), keyed by subject, matched by the compiled {@link LibraryPatterns pattern} in event time
-     * (uid {@code cep-<pattern>}). Facts behind the CEP operator's watermark are its late data: each such event is
-     * already on {@code <topic>.late}, written whole by the split after its source (the CEP operator's watermark is never
-     * ahead of the split's), so here they are only counted.
-     */
-    static DataStream<Alert> onLibrary(DataStream<Tuple2<String, CepFact>> facts, BroadcastStream<RuleDefinition> rules,
-                                       SubjectPattern<?> pattern, Topic<String, ?> anchorTopic,
-                                       Sink<StampedFact> lateFactsSink, List<DataStream<DeadLetter>> deadLetters) {
-        String name = pattern.kind().ruleId();
-        DataStream<StampedFact> stamped = facts.connect(rules)
-                .process(new StampFacts(pattern), new AvroTypeInfo<>(StampedFact.class))
-                .uid("stamp-" + name).name("stamp " + name);
-        return onLibrary(stamped, pattern, anchorTopic, lateFactsSink, deadLetters);
-    }
-
-    /**
-     * The CEP operator of one pattern over already stamped facts (its own entry point for tests). Parcels get two, after
-     * a keyed step that adds each out-for-delivery scan's deadline fact ({@link ParcelDeadlines}, uid
-     * {@code deadline-parcel-sla}): {@code cep-parcel-sla} (delivered, late or not) and {@code cep-parcel-sla-deadline}
-     * (never delivered, at the deadline). Both see the same facts and watermark, so only the first records late facts.
+     * One pattern on Flink's CEP library over facts stamped with the thresholds in force (the job stamps them in a
+     * broadcast-connected step, uid {@code stamp-<pattern>}; this is also the entry point for tests): keyed by subject,
+     * matched by the compiled {@link LibraryPatterns pattern} in event time (uid {@code cep-<pattern>}), then reconciled
+     * ({@link LateReconciler}, uid {@code reconcile-<pattern>}) with the facts and the CEP operator's late data, so
+     * that the alerts in effect do not depend on arrival order. Each late event is also on {@code <topic>.late},
+     * written whole by the split after its source; the late facts are counted (metric {@code lateFacts}). Parcels get
+     * two CEP operators, after a keyed step that adds each out-for-delivery scan's deadline fact
+     * ({@link ParcelDeadlines}, uid {@code deadline-parcel-sla}): {@code cep-parcel-sla} (delivered, late or not) and
+     * {@code cep-parcel-sla-deadline} (never delivered, at the deadline). Both see the same facts and watermark, so
+     * only the first records late facts.
      */
     static DataStream<Alert> onLibrary(DataStream<StampedFact> stamped, SubjectPattern<?> pattern,
                                        Topic<String, ?> anchorTopic, Sink<StampedFact> lateFactsSink,
                                        List<DataStream<DeadLetter>> deadLetters) {
+        return onLibrary(stamped, pattern, anchorTopic, lateFactsSink, deadLetters, true);
+    }
+
+    /**
+     * As above; without {@code reconcileLate} the CEP operators' alerts are the pattern's (only to measure what the
+     * reconciliation costs).
+     */
+    static DataStream<Alert> onLibrary(DataStream<StampedFact> stamped, SubjectPattern<?> pattern,
+                                       Topic<String, ?> anchorTopic, Sink<StampedFact> lateFactsSink,
+                                       List<DataStream<DeadLetter>> deadLetters, boolean reconcileLate) {
         String name = pattern.kind().ruleId();
         OutputTag<StampedFact> lateFacts = new OutputTag<>("late-facts-" + name, new AvroTypeInfo<>(StampedFact.class));
         DataStream<StampedFact> facts = stamped;
@@ -192,6 +193,9 @@ public final class CepJob {
                     .uid("cep-" + name + "-deadline").name("cep " + name + " deadline");
             deadLetters.add(neverDelivered.getSideOutput(PatternMatcher.DEAD_LETTERS));
             cepAlerts = matched.union(neverDelivered);
+        }
+        if (!reconcileLate) {
+            return cepAlerts;
         }
         TypeInformation<Either<Alert, StampedFact>> alertOrLate =
                 new EitherTypeInfo<>(new AvroTypeInfo<>(Alert.class), new AvroTypeInfo<>(StampedFact.class));

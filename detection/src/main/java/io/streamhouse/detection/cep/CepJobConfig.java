@@ -12,22 +12,29 @@ import java.util.Objects;
  * @param watermarkPerEvent emit a watermark after every event instead of periodically: the same watermarks, earlier;
  *                          makes bounded test runs independent of wall-clock timing
  * @param engine            what matches the patterns (see {@link Engine})
+ * @param reconcileLate     engine {@code cep}: reconcile late facts ({@link LateReconciler}); always on, but for
+ *                          measuring what that costs ({@code CepBenchmark}); no command-line option turns it off
  */
-public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine) {
+public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine,
+                           boolean reconcileLate) {
 
     /** What matches the patterns. */
     public enum Engine {
         /** The hand-written {@link PatternMatcher} for every pattern (default: it revises and withdraws on late events). */
         MATCHER,
         /**
-         * Flink's CEP library for the patterns in {@link LibraryPatterns#ON_LIBRARY}, the matcher for the others. Late
-         * facts are not reconciled yet: they are on {@code <topic>.late} and change no alert.
+         * Flink's CEP library for the patterns in {@link LibraryPatterns#ON_LIBRARY}, the matcher for the others; facts
+         * a CEP operator gets behind its watermark are reconciled after it ({@link LateReconciler}).
          */
         CEP
     }
 
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
         this(maxOutOfOrderness, idleness, watermarkPerEvent, Engine.MATCHER);
+    }
+
+    public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine) {
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, engine, true);
     }
 
     public CepJobConfig {
@@ -45,10 +52,15 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
     }
 
     public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, engine);
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, engine, reconcileLate);
     }
 
     public CepJobConfig withEngine(Engine engine) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine);
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine, reconcileLate);
+    }
+
+    /** Engine {@code cep} without the late-event reconciliation: only to measure what it costs. */
+    CepJobConfig withoutLateReconciliation() {
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine, false);
     }
 }

@@ -100,7 +100,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             return; // cannot change anything: it is on the late topic
         }
         facts.add(fact);
-        ReconciledSubject subject = state.value();
+        ReconciledSubject subject = load();
         boolean changed = false;
         if (subject == null) {
             subject = ReconciledSubject.newBuilder().setReported(new ArrayList<>()).setRetired(new ArrayList<>()).build();
@@ -131,7 +131,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     public void processElement2(Either<Alert, StampedFact> alertOrLate, Context ctx, Collector<Alert> out)
             throws Exception {
         context = ctx;
-        ReconciledSubject subject = state.value();
+        ReconciledSubject subject = load();
         if (subject == null) {
             subject = ReconciledSubject.newBuilder().setReported(new ArrayList<>()).setRetired(new ArrayList<>()).build();
         }
@@ -160,7 +160,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         context = ctx;
-        ReconciledSubject subject = state.value();
+        ReconciledSubject subject = load();
         if (subject == null) {
             return;
         }
@@ -174,6 +174,19 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             }
         }
         state.update(subject);
+    }
+
+    /**
+     * The subject's value, its lists changeable: read from RocksDB they are Avro's {@code GenericData.Array}, whose
+     * iterator cannot remove.
+     */
+    private ReconciledSubject load() throws Exception {
+        ReconciledSubject subject = state.value();
+        if (subject != null) {
+            subject.setReported(new ArrayList<>(subject.getReported()));
+            subject.setRetired(new ArrayList<>(subject.getRetired()));
+        }
+        return subject;
     }
 
     private boolean isDirtyAt(ReconciledSubject subject, long at) {

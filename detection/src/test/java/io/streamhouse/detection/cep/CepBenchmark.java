@@ -147,6 +147,15 @@ public final class CepBenchmark {
                         events / library.wall(), events / library.window(), 100 * pass.wall() / library.wall(),
                         100 * pass.window() / library.window(), 100 * pass.wall() / cep.wall(),
                         100 * pass.window() / cep.window());
+                if (Boolean.getBoolean("cep.bench.reconcileCost")) {
+                    Timing bare = throughputRun(platform, Mode.CEP_LIBRARY_UNRECONCILED, null);
+                    System.out.printf(Locale.ROOT, "round %d, --engine cep without the late-event reconciliation, "
+                                    + "whole / processing window: %.0f / %.0f events/s; with it %.0f / %.0f "
+                                    + "(the reconciliation costs %.0f %% / %.0f %% of the time)%n", round + 1,
+                            events / bare.wall(), events / bare.window(), events / library.wall(),
+                            events / library.window(), 100 * (library.wall() - bare.wall()) / library.wall(),
+                            100 * (library.window() - bare.window()) / library.window());
+                }
                 bestLibrary = Math.max(bestLibrary, events / library.wall());
                 bestLibraryWindow = Math.max(bestLibraryWindow, events / library.window());
                 System.out.printf(Locale.ROOT, "round %d: pass-through %.0f events/s, CEP %.0f events/s (%.0f %%), CEP "
@@ -231,6 +240,8 @@ public final class CepBenchmark {
         PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE,
         /** The CEP job with {@code --engine cep}: the patterns the Flink CEP library carries run there (issue #21). */
         CEP_LIBRARY,
+        /** The same without the late-event reconciliation ({@code -Dcep.bench.reconcileCost=true}): what it costs. */
+        CEP_LIBRARY_UNRECONCILED,
         /** Diagnostic ({@code -Dcep.bench.floor=true}): decode, key by subject, one ValueState read and write. */
         FLOOR_KEYED,
         /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
@@ -288,6 +299,11 @@ public final class CepBenchmark {
                                 ProcessingWindow.discarding()),
                         CepJobConfig.defaults().withEngine(mode == Mode.CEP_LIBRARY ? CepJobConfig.Engine.CEP
                                 : CepJobConfig.Engine.MATCHER), registry);
+                case CEP_LIBRARY_UNRECONCILED -> CepJob.build(env, bounded,
+                        new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
+                                ProcessingWindow.discarding()),
+                        CepJobConfig.defaults().withEngine(CepJobConfig.Engine.CEP).withoutLateReconciliation(),
+                        registry);
                 case CEP_EXACTLY_ONCE -> {
                     env.setBufferTimeout(0);
                     env.enableCheckpointing(interval.toMillis(), CheckpointingMode.EXACTLY_ONCE);
