@@ -197,6 +197,13 @@ public final class CepBenchmark {
                                     + "(%.0f %%), processing window %.0f events/s (%.0f %%)%n", round + 1,
                             events / heap.wall(), 100 * pass.wall() / heap.wall(), events / heap.window(),
                             100 * pass.window() / heap.window());
+                    Timing libraryHeap = throughputRun(platform, Mode.CEP_LIBRARY_HEAP_STATE, null);
+                    System.out.printf(Locale.ROOT, "round %d, --engine cep with heap state (hashmap backend): %.0f "
+                                    + "events/s (%.0f %%), processing window %.0f events/s (%.0f %%); on RocksDB %.0f / "
+                                    + "%.0f events/s%n", round + 1, events / libraryHeap.wall(),
+                            100 * pass.wall() / libraryHeap.wall(), events / libraryHeap.window(),
+                            100 * pass.window() / libraryHeap.window(), events / library.wall(),
+                            events / library.window());
                 }
                 bestPass = Math.max(bestPass, events / pass.wall());
                 bestCep = Math.max(bestCep, events / cep.wall());
@@ -242,6 +249,8 @@ public final class CepBenchmark {
         CEP_LIBRARY,
         /** The same without the late-event reconciliation ({@code -Dcep.bench.reconcileCost=true}): what it costs. */
         CEP_LIBRARY_UNRECONCILED,
+        /** {@link #CEP_LIBRARY} on the hashmap state backend ({@code -Dcep.bench.heapState=true}). */
+        CEP_LIBRARY_HEAP_STATE,
         /** Diagnostic ({@code -Dcep.bench.floor=true}): decode, key by subject, one ValueState read and write. */
         FLOOR_KEYED,
         /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
@@ -272,7 +281,7 @@ public final class CepBenchmark {
             conf.set(org.apache.flink.state.rocksdb.RocksDBOptions.TIMER_SERVICE_FACTORY,
                     org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
         }
-        if (mode == Mode.CEP_HEAP_STATE) {
+        if (mode == Mode.CEP_HEAP_STATE || mode == Mode.CEP_LIBRARY_HEAP_STATE) {
             conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
         Path local = shortDirs(conf, mode == Mode.CEP_EXACTLY_ONCE);
@@ -294,11 +303,11 @@ public final class CepBenchmark {
                         keyedFloorRaw(env, bounded, kind.topic(), mode != Mode.FLOOR_KEYED);
                     }
                 }
-                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_LIBRARY -> CepJob.build(env, bounded,
-                        new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
+                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_LIBRARY, CEP_LIBRARY_HEAP_STATE -> CepJob.build(env,
+                        bounded, new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
-                        CepJobConfig.defaults().withEngine(mode == Mode.CEP_LIBRARY ? CepJobConfig.Engine.CEP
-                                : CepJobConfig.Engine.MATCHER), registry);
+                        CepJobConfig.defaults().withEngine(mode == Mode.CEP_LIBRARY || mode == Mode.CEP_LIBRARY_HEAP_STATE
+                                ? CepJobConfig.Engine.CEP : CepJobConfig.Engine.MATCHER), registry);
                 case CEP_LIBRARY_UNRECONCILED -> CepJob.build(env, bounded,
                         new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
