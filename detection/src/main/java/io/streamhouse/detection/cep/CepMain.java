@@ -149,6 +149,9 @@ public final class CepMain {
             conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, asUri(dir) + "/savepoints");
         });
         options.restore().ifPresent(p -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p));
+        if (options.allowNonRestoredState()) {
+            conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+        }
         if (options.bounded()) {
             // A replay fails loudly rather than retrying for ever: its caller reports the failure.
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");

@@ -29,6 +29,10 @@ import java.util.Optional;
  * --idleness             [STREAMHOUSE_CEP_IDLENESS]              PT10S
  * --buffer-timeout-ms    [STREAMHOUSE_CEP_BUFFER_TIMEOUT_MS]     0 (flush network buffers at once: lowest latency)
  * --restore              [STREAMHOUSE_CEP_RESTORE]               a savepoint or retained checkpoint to start from
+ * --allow-non-restored-state [STREAMHOUSE_CEP_ALLOW_NON_RESTORED_STATE] false: a restored snapshot's state that no
+ *                                                                operator of this job takes is refused; true drops it
+ *                                                                (switching --engine: the sources' offsets carry over,
+ *                                                                the switched patterns' partial matches start empty)
  * --local                [STREAMHOUSE_CEP_LOCAL]                 false: run in a MiniCluster inside this JVM
  * --rest-port            [STREAMHOUSE_CEP_REST_PORT]             0 (local only; bound to 127.0.0.1; 0 picks a free port)
  * --resume-latest        [STREAMHOUSE_CEP_RESUME_LATEST]         true (local only: restore the newest retained checkpoint in checkpoint-dir)
@@ -38,8 +42,8 @@ import java.util.Optional;
  *                                                                finished once each partition reached its offset (replay)
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
- * --engine               [STREAMHOUSE_CEP_ENGINE]                matcher | cep (Flink's CEP library for the patterns it
- *                                                                carries so far; see docs/architecture.md)
+ * --engine               [STREAMHOUSE_CEP_ENGINE]                matcher | cep (every pattern on Flink's CEP library,
+ *                                                                late events reconciled; see docs/architecture.md)
  * --lineage-topic        [STREAMHOUSE_CEP_LINEAGE_TOPIC]         true: write the job's OpenLineage run events to lineage.events
  * --lineage-file         [STREAMHOUSE_CEP_LINEAGE_FILE]          none: also append them to this file, one JSON event a line
  * </pre>
@@ -49,7 +53,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
                          Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine,
-                         boolean lineageTopic, Optional<String> lineageFile) {
+                         boolean lineageTopic, Optional<String> lineageFile, boolean allowNonRestoredState) {
 
     public CepOptions {
         Objects.requireNonNull(engine, "engine");
@@ -80,6 +84,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"idleness", "STREAMHOUSE_CEP_IDLENESS", "PT10S"},
             new String[]{"buffer-timeout-ms", "STREAMHOUSE_CEP_BUFFER_TIMEOUT_MS", "0"},
             new String[]{"restore", "STREAMHOUSE_CEP_RESTORE", ""},
+            new String[]{"allow-non-restored-state", "STREAMHOUSE_CEP_ALLOW_NON_RESTORED_STATE", "false"},
             new String[]{"local", "STREAMHOUSE_CEP_LOCAL", "false"},
             new String[]{"rest-port", "STREAMHOUSE_CEP_REST_PORT", "0"},
             new String[]{"resume-latest", "STREAMHOUSE_CEP_RESUME_LATEST", "true"},
@@ -126,7 +131,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
                 stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")), Boolean.parseBoolean(v.get("lineage-topic")),
-                blankToEmpty(v.get("lineage-file")));
+                blankToEmpty(v.get("lineage-file")), Boolean.parseBoolean(v.get("allow-non-restored-state")));
     }
 
     public CepJobConfig jobConfig() {

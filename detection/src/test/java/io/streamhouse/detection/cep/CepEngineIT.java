@@ -115,6 +115,54 @@ class CepEngineIT {
     }
 
     /**
+     * Switching engines (#21, item 6: what a savepoint of the matcher's job carries into the library's): the sources'
+     * offsets carry over, the matcher's state is dropped ({@code --allow-non-restored-state}). The library job runs
+     * under a fresh group id, which has no committed offsets: had the offsets not come from the savepoint, its sources
+     * would start at the earliest offsets and alert the first card again.
+     */
+    @Test
+    void aSavepointOfTheMatchersJobRestoresIntoTheLibrarysWithTheSourcesOffsets() throws Exception {
+        String group = "cep-engine-switch-" + UUID.randomUUID();
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-switch-");
+        Instant t0 = Instant.parse("2026-08-20T10:00:00Z");
+        String before = "tok_switch_before_" + UUID.randomUUID();
+        String after = "tok_switch_after_" + UUID.randomUUID();
+        kafka.startAtTheEnd(group);
+
+        JobClient job = kafka.start(group, checkpoints, "--engine", "matcher", "--idleness", "PT0.2S",
+                "--max-out-of-orderness", "PT0S");
+        kafka.send(cardTest(before, t0));
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(alertsOf(before)).singleElement()
+                        .satisfies(a -> assertThat(a.getPatternId()).isEqualTo("cep-card-testing")));
+        awaitCommitted(group);
+        String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+
+        String library = "cep-engine-switched-" + UUID.randomUUID();
+        Path libraryCheckpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-switched-");
+        job = start(library, libraryCheckpoints, "--restore", savepoint, "--allow-non-restored-state");
+        try {
+            kafka.send(cardTest(after, t0.plus(Duration.ofHours(2))));
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(alertsOf(after)).singleElement()
+                            .satisfies(a -> assertThat(a.getMatchedEventIds()).hasSize(4)));
+            awaitCommitted(library);
+            assertThat(alertsOf(before)).as("the first card, read once: the offsets came from the savepoint").hasSize(1);
+        } finally {
+            stop(job, libraryCheckpoints);
+        }
+    }
+
+    /** Three small payments and a large one, then a mid-size one that moves the card's partition past the large. */
+    private static List<GeneratedEvent> cardTest(String card, Instant t) {
+        return List.of(tx(payment("s1-" + card, card, "1.00", t)), tx(payment("s2-" + card, card, "1.00", t.plusSeconds(60))),
+                tx(payment("s3-" + card, card, "1.00", t.plusSeconds(120))),
+                tx(payment("big-" + card, card, "700.00", t.plusSeconds(180))),
+                tx(payment("after-" + card, card, "10.00", t.plusSeconds(181))));
+    }
+
+    /**
      * Stops with a savepoint rather than cancelling: the exactly-once sink commits what it wrote and leaves no open
      * transaction on an alert partition, which would hold back the read_committed readers of the tests after this one
      * (CepJobIT) until the transaction timed out.
