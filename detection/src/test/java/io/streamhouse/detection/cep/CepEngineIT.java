@@ -29,8 +29,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The job with {@code --engine cep} as it runs in production (Kafka sources, RocksDB state, exactly-once Kafka sinks,
  * a MiniCluster): the CEP library's partial matches survive a stop with savepoint and a restore from a retained
- * checkpoint, and a parcel's pending deadline survives a stop with savepoint and is alerted when event time passes it. Each job starts at the end of the event topics (the other tests' events would put its event
- * time ahead) and lets a silent partition go idle at once, so event time is these events' alone.
+ * checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted when event time passes it, and
+ * a savepoint of the matcher's job restores into the library's with the sources' offsets. Each job starts at the end
+ * of the event topics (the other tests' events would put its event time ahead) and lets a silent partition go idle at
+ * once, so event time is these events' alone.
  */
 class CepEngineIT {
     private final EmbeddedPlatform platform = SharedPlatform.get();
