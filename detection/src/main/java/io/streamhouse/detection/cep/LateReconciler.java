@@ -35,7 +35,7 @@ import java.util.Set;
  * watermark (its late data); the alerts it gives afterwards are those of a subject without that fact, and those it gave
  * before may be false now. This step, keyed by subject after the pattern's CEP operator(s), makes the alerts in effect
  * (not superseded, not withdrawn) those of the pattern's pure function over all the subject's facts, whatever order
- * they arrived in, as the matcher's reconciliation does ({@link PatternMatcher#reconcile}, which it reuses).
+ * they arrived in, as the matcher's reconciliation does ({@link Reconciliation#reconcile}, which it reuses).
  *
  * <p>Inputs: the stamped facts (every one, the same the CEP operator gets), and the CEP operator's alerts together with
  * its late data. Per subject it keeps the facts within the pattern's retention (a list state, appended to: one merge
@@ -278,7 +278,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
 
     /**
      * The pure function over the subject's retained facts up to {@code horizon}, reconciled against the alerts in
-     * effect ({@link PatternMatcher#reconcile}); the facts older than the retention are dropped first.
+     * effect ({@link Reconciliation#reconcile}); the facts older than the retention are dropped first.
      */
     private void evaluate(String key, ReconciledSubject subject, long horizon, Context ctx, Collector<Alert> out)
             throws Exception {
@@ -369,7 +369,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             }
         };
         Set<CepFact> changed = Collections.newSetFromMap(new IdentityHashMap<>());
-        PatternMatcher.reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, changed, recording,
+        Reconciliation.reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, changed, recording,
                 (unalerted, f, e) -> deadLetter(key, unalerted, f, e));
         Map<String, Long> before = new HashMap<>();
         subject.getReported().forEach(r -> before.put(r.getAlertId(), r.getWindowEndMs()));

@@ -37,7 +37,7 @@ import java.util.Set;
  * its own event-time timer, and each timer evaluates the facts of its own time. Kept as the reference the coalesced
  * {@link PatternMatcher} is compared with (same alerts, in the same order, on the same inputs), and to write state the
  * way that version did, with its timers, for restore tests. Same state names and types as {@link PatternMatcher}.
- * Its alerts come from {@link PatternMatcher#reconcile} (late events reconciled by shared events, with withdrawals),
+ * Its alerts come from {@link Reconciliation#reconcile} (late events reconciled by shared events, with withdrawals),
  * and a deadline timer behind a horizon already evaluated evaluates at that horizon, as in {@link PatternMatcher}:
  * the reference differs from the matcher in its timers only.
  */
@@ -311,7 +311,7 @@ final class PerFactTimerMatcher extends KeyedBroadcastProcessFunction<String, Tu
             Long dropped = current.getDroppedBeforeMs();
             long trustFrom = dropped == null ? Long.MIN_VALUE : dropped + pattern.guard(s).toMillis();
             List<Finding> found = pattern.find(key, facts.subList(0, settledCount), s, timeReached);
-            PatternMatcher.reconcile(pattern, key, facts.subList(0, settledCount), found, trustFrom,
+            Reconciliation.reconcile(pattern, key, facts.subList(0, settledCount), found, trustFrom,
                     current.getSettingsHash() != null && current.getSettingsHash() == settingsHash, s, reported, out,
                     (unused, f, e) -> {
                         throw e;
