@@ -56,7 +56,8 @@ import java.util.List;
  *
  * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
  * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}
- * (parcels: ─ keyBy ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered).
+ * (parcels: ─ keyBy ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered) ─ keyBy ─ reconcile
+ * (with the stamped facts: late events, {@link LateReconciler}).
  */
 public final class CepJob {
 
