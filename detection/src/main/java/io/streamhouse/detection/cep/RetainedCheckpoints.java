@@ -3,17 +3,26 @@ package io.streamhouse.detection.cep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Comparator;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Which retained checkpoint the CEP job resumes from: the newest {@code <job id>/chk-N} that holds a {@code _metadata}
  * file (a checkpoint without one never completed). JDK only, so a process without Flink on its classpath (the
  * {@code kill-cep} drill) can ask the same question the job answers at its start.
+ *
+ * <p>Flink deletes a subsumed checkpoint's directory asynchronously, also after the job was cancelled, so a directory
+ * may vanish while this looks: such a directory is skipped, not an error ({@code Files.walk} failed on it, seen in a
+ * CI run of {@code CepJobIT}).
  */
 public final class RetainedCheckpoints {
 
@@ -26,21 +35,50 @@ public final class RetainedCheckpoints {
         if (!Files.isDirectory(root)) {
             return Optional.empty();
         }
-        try (Stream<Path> files = Files.walk(root, 3)) {
-            return files.filter(p -> p.getFileName().toString().equals("_metadata"))
-                    .filter(p -> p.getParent().getFileName().toString().startsWith("chk-"))
-                    .max(Comparator.comparingLong(RetainedCheckpoints::modified))
-                    .map(p -> p.getParent().toAbsolutePath().toString());
+        Path newest = null;
+        long newestModified = Long.MIN_VALUE;
+        for (Path job : children(root)) {
+            for (Path checkpoint : children(job)) {
+                if (!checkpoint.getFileName().toString().startsWith("chk-")) {
+                    continue;
+                }
+                Optional<Long> modified = modified(checkpoint.resolve("_metadata"));
+                if (modified.isPresent() && modified.get() > newestModified) {
+                    newest = checkpoint;
+                    newestModified = modified.get();
+                }
+            }
+        }
+        return Optional.ofNullable(newest).map(p -> p.toAbsolutePath().toString());
+    }
+
+    /** The entries of {@code dir}; none when it is not a directory or is gone (deleted while we look). */
+    static List<Path> children(Path dir) {
+        List<Path> entries = new ArrayList<>();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path p : stream) {
+                entries.add(p);
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        } catch (DirectoryIteratorException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
+                return entries;
+            }
+            throw new UncheckedIOException(e.getCause());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return entries;
     }
 
-    private static long modified(Path p) {
+    /** When the regular file {@code p} was last modified; empty when it is missing (or gone). */
+    private static Optional<Long> modified(Path p) {
         try {
-            return Files.getLastModifiedTime(p).toMillis();
+            BasicFileAttributes attributes = Files.readAttributes(p, BasicFileAttributes.class);
+            return attributes.isRegularFile() ? Optional.of(attributes.lastModifiedTime().toMillis()) : Optional.empty();
         } catch (IOException e) {
-            return 0;
+            return Optional.empty();
         }
     }
 }
