@@ -37,6 +37,24 @@ public class DeadLetter {
         this.processor = processor;
     }
 
+    /**
+     * A match that no alert could be built for (the pattern threw while building its findings, or the alert could not
+     * be built): without the raw record at hand (the matchers see facts), the key is the subject and the value the
+     * event ids involved; partition and offset are -1. Logged to {@code log} with the reason.
+     */
+    static DeadLetter unalertable(SubjectPattern<?> pattern, String anchorTopic, String processor, String key,
+                                  java.util.List<io.streamhouse.domain.state.CepFact> facts, Finding finding,
+                                  RuntimeException e, org.slf4j.Logger log) {
+        java.util.List<String> ids = finding != null ? finding.eventIds()
+                : facts.stream().map(io.streamhouse.domain.state.CepFact::getEventId).toList();
+        String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + key
+                + (finding != null ? " (anchor " + finding.anchorEventId() + ")" : "") + ": " + e.getMessage();
+        log.warn("{}; events {} to the dead letters", reason, ids, e);
+        return new DeadLetter(anchorTopic, -1, -1L, key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                String.join(",", ids).getBytes(java.nio.charset.StandardCharsets.UTF_8), reason, e.getClass().getName(),
+                null, processor);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof DeadLetter d && sourcePartition == d.sourcePartition && sourceOffset == d.sourceOffset

@@ -19,7 +19,6 @@ import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -452,12 +451,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     }
 
     private void deadLetter(String key, List<CepFact> evaluated, Finding finding, RuntimeException e) {
-        List<String> ids = finding != null ? finding.eventIds() : evaluated.stream().map(CepFact::getEventId).toList();
-        String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + key
-                + (finding != null ? " (anchor " + finding.anchorEventId() + ")" : "") + ": " + e.getMessage();
-        LOG.warn("{}; events {} to the dead letters", reason, ids, e);
-        context.output(PatternMatcher.DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L,
-                key.getBytes(StandardCharsets.UTF_8), String.join(",", ids).getBytes(StandardCharsets.UTF_8), reason,
-                e.getClass().getName(), null, "reconcile-" + pattern.kind().ruleId()));
+        context.output(PatternMatcher.DEAD_LETTERS, DeadLetter.unalertable(pattern, anchorTopic,
+                "reconcile-" + pattern.kind().ruleId(), key, evaluated, finding, e, LOG));
     }
 }

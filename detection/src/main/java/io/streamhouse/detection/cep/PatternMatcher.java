@@ -22,7 +22,6 @@ import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -169,13 +168,8 @@ public final class PatternMatcher extends KeyedBroadcastProcessFunction<String, 
      * involved; partition and offset are -1.
      */
     private void deadLetter(String key, List<CepFact> facts, Finding finding, RuntimeException e) {
-        List<String> ids = finding != null ? finding.eventIds() : facts.stream().map(CepFact::getEventId).toList();
-        String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + key
-                + (finding != null ? " (anchor " + finding.anchorEventId() + ")" : "") + ": " + e.getMessage();
-        LOG.warn("{}; events {} to the dead letters", reason, ids, e);
-        context.output(DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L, key.getBytes(StandardCharsets.UTF_8),
-                String.join(",", ids).getBytes(StandardCharsets.UTF_8), reason, e.getClass().getName(), null,
-                "match-" + pattern.kind().ruleId()));
+        context.output(DEAD_LETTERS, DeadLetter.unalertable(pattern, anchorTopic, "match-" + pattern.kind().ruleId(), key,
+                facts, finding, e, LOG));
     }
 
     @Override

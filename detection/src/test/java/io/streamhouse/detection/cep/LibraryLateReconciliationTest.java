@@ -141,19 +141,25 @@ class LibraryLateReconciliationTest {
                 assertThat(a.getMatchedEventIds()).containsExactly("evt-b1", "evt-b2", "evt-b3", "evt-b4"));
     }
 
+    private static final Instant PROMISED_BY = T0.plus(ONE_HOUR);
+    /** The parcels' deadline: the promise plus the default grace (2 h). */
+    private static final Instant DEADLINE = PROMISED_BY.plus(Duration.ofHours(2));
+
+    /** A parcel out for delivery at T0, promised in an hour, then delivered at {@code deliveredAt}. */
+    private static List<StampedFact> outThenDelivered(ParcelSlaPattern sla, String parcel, Instant deliveredAt) {
+        return facts(sla, List.of(scan("ofd", parcel, ParcelStatus.OUT_FOR_DELIVERY, PROMISED_BY, T0),
+                scan("del", parcel, ParcelStatus.DELIVERED, PROMISED_BY, deliveredAt)));
+    }
+
     @Test
     void aDeliveryOneSecondAfterTheDeadlineArrivingLateEndsDeliveredLateOnce() throws Exception {
         ParcelSlaPattern sla = new ParcelSlaPattern();
-        Instant promisedBy = T0.plus(ONE_HOUR);
-        Instant deadline = promisedBy.plus(Duration.ofHours(2));
-        List<StampedFact> scans = facts(sla, List.of(
-                scan("ofd", "P-1", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0),
-                scan("del", "P-1", ParcelStatus.DELIVERED, promisedBy, deadline.plus(SECOND))));
+        List<StampedFact> scans = outThenDelivered(sla, "P-1", DEADLINE.plus(SECOND));
         List<Alert> ordered = inOrder(sla, scans);
         assertThat(effective(ordered).values()).singleElement()
                 .satisfies(a -> assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late"));
 
-        List<Alert> late = allLate(sla, scans, new int[]{0, 1}, deadline.plus(Duration.ofMinutes(10)));
+        List<Alert> late = allLate(sla, scans, new int[]{0, 1}, DEADLINE.plus(Duration.ofMinutes(10)));
 
         assertThat(late).extracting(a -> a.getAttributes().get("outcome")).as("delivered late, and last")
                 .endsWith("delivered-late");
@@ -163,14 +169,10 @@ class LibraryLateReconciliationTest {
     @Test
     void aParcelDeliveredInTimeWhoseOutForDeliveryScanArrivesLateFirstEndsWithNoAlert() throws Exception {
         ParcelSlaPattern sla = new ParcelSlaPattern();
-        Instant promisedBy = T0.plus(ONE_HOUR);
-        Instant deadline = promisedBy.plus(Duration.ofHours(2));
-        List<StampedFact> scans = facts(sla, List.of(
-                scan("ofd", "P-2", ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0),
-                scan("del", "P-2", ParcelStatus.DELIVERED, promisedBy, deadline.minus(SECOND))));
+        List<StampedFact> scans = outThenDelivered(sla, "P-2", DEADLINE.minus(SECOND));
         assertThat(inOrder(sla, scans)).isEmpty();
 
-        List<Alert> late = allLate(sla, scans, new int[]{0, 1}, deadline.plus(Duration.ofMinutes(10)));
+        List<Alert> late = allLate(sla, scans, new int[]{0, 1}, DEADLINE.plus(Duration.ofMinutes(10)));
 
         // A "never delivered" seen while the delivery was not there yet is withdrawn.
         assertThat(late).allSatisfy(a -> assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered"));
