@@ -182,8 +182,11 @@ public final class CepJob {
         deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
         DataStream<StampedFact> late = matched.getSideOutput(lateFacts).map(new CountLateFacts())
                 .uid("late-facts-" + name).name("late facts " + name);
-        late.sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
-                .name("late facts " + name + " (counted)");
+        if (lateFactsSink != null || !reconcileLate) {
+            // Without a sink of their own the late facts go on to the reconciliation only (they are counted on the way).
+            late.sinkTo(lateFactsSink != null ? lateFactsSink : new DiscardingSink<>()).uid("sink-late-facts-" + name)
+                    .name("late facts " + name + (lateFactsSink != null ? "" : " (counted)"));
+        }
         DataStream<Alert> cepAlerts = matched;
         if (pattern.kind() == PatternSettings.Kind.PARCEL_SLA) {
             SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(

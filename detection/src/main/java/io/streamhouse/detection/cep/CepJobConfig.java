@@ -20,17 +20,17 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
 
     /** What matches the patterns. */
     public enum Engine {
-        /** The hand-written {@link PatternMatcher} for every pattern (default: it revises and withdraws on late events). */
+        /** The hand-written {@link PatternMatcher} for every pattern (the previous default; to be removed). */
         MATCHER,
         /**
          * Flink's CEP library for the patterns in {@link LibraryPatterns#ON_LIBRARY}, the matcher for the others; facts
-         * a CEP operator gets behind its watermark are reconciled after it ({@link LateReconciler}).
+         * a CEP operator gets behind its watermark are reconciled after it ({@link LateReconciler}). The default.
          */
         CEP
     }
 
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
-        this(maxOutOfOrderness, idleness, watermarkPerEvent, Engine.MATCHER);
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, Engine.CEP);
     }
 
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine) {

@@ -80,7 +80,9 @@ public final class CepMain {
 
     /** Submits the job to a MiniCluster in this JVM and waits for it to end (or for stdin to close). */
     static void runLocal(CepOptions options, PrintStream out, InputStream stdin) throws Exception {
-        RocksDbLibrary.requireFrocksdb(); // the job runs in this JVM: fail now rather than at every checkpoint
+        if (options.stateBackend() == CepOptions.StateBackend.ROCKSDB) {
+            RocksDbLibrary.requireFrocksdb(); // the job runs in this JVM: fail now rather than at every checkpoint
+        }
         Configuration conf = configuration(options);
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -139,7 +141,7 @@ public final class CepMain {
     static Configuration configuration(CepOptions options) {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
-        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(StateBackendOptions.STATE_BACKEND, options.stateBackend().flinkName());
         conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                 ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         conf.set(CheckpointingOptions.MAX_RETAINED_CHECKPOINTS, 2);

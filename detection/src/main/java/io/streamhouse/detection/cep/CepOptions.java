@@ -42,8 +42,12 @@ import java.util.Optional;
  *                                                                finished once each partition reached its offset (replay)
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
- * --engine               [STREAMHOUSE_CEP_ENGINE]                matcher | cep (every pattern on Flink's CEP library,
- *                                                                late events reconciled; see docs/architecture.md)
+ * --engine               [STREAMHOUSE_CEP_ENGINE]                cep (every pattern on Flink's CEP library, late events
+ *                                                                reconciled; see docs/architecture.md) | matcher (the
+ *                                                                hand-written matcher, to be removed)
+ * --state-backend        [STREAMHOUSE_CEP_STATE_BACKEND]         hashmap (state on the heap; what the CEP library needs
+ *                                                                to keep up) | rocksdb (state on disk; the library runs at
+ *                                                                about 1 % of its hashmap rate there: docs/benchmarks.md)
  * --lineage-topic        [STREAMHOUSE_CEP_LINEAGE_TOPIC]         true: write the job's OpenLineage run events to lineage.events
  * --lineage-file         [STREAMHOUSE_CEP_LINEAGE_FILE]          none: also append them to this file, one JSON event a line
  * </pre>
@@ -53,10 +57,31 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
                          Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine,
-                         boolean lineageTopic, Optional<String> lineageFile, boolean allowNonRestoredState) {
+                         boolean lineageTopic, Optional<String> lineageFile, boolean allowNonRestoredState,
+                         StateBackend stateBackend) {
+
+    /** Where the job keeps its keyed state (Flink's {@code state.backend.type}). */
+    public enum StateBackend {
+        /** On the JVM heap, snapshotted whole at each checkpoint (asynchronously). */
+        HASHMAP("hashmap"),
+        /** In embedded RocksDB (Flink's frocksdb), snapshotted incrementally. */
+        ROCKSDB("rocksdb");
+
+        private final String flinkName;
+
+        StateBackend(String flinkName) {
+            this.flinkName = flinkName;
+        }
+
+        /** The value of Flink's {@code state.backend.type}. */
+        public String flinkName() {
+            return flinkName;
+        }
+    }
 
     public CepOptions {
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(stateBackend, "stateBackend");
         stopAt = Map.copyOf(stopAt);
         Objects.requireNonNull(outputPrefix, "outputPrefix");
         Objects.requireNonNull(lineageFile, "lineageFile");
@@ -91,7 +116,8 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"watch-stdin", "STREAMHOUSE_CEP_WATCH_STDIN", "false"},
             new String[]{"stop-at", "STREAMHOUSE_CEP_STOP_AT", ""},
             new String[]{"output-prefix", "STREAMHOUSE_CEP_OUTPUT_PREFIX", ""},
-            new String[]{"engine", "STREAMHOUSE_CEP_ENGINE", "matcher"},
+            new String[]{"engine", "STREAMHOUSE_CEP_ENGINE", "cep"},
+            new String[]{"state-backend", "STREAMHOUSE_CEP_STATE_BACKEND", "hashmap"},
             new String[]{"lineage-topic", "STREAMHOUSE_CEP_LINEAGE_TOPIC", "true"},
             new String[]{"lineage-file", "STREAMHOUSE_CEP_LINEAGE_FILE", ""});
 
@@ -131,7 +157,8 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
                 stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")), Boolean.parseBoolean(v.get("lineage-topic")),
-                blankToEmpty(v.get("lineage-file")), Boolean.parseBoolean(v.get("allow-non-restored-state")));
+                blankToEmpty(v.get("lineage-file")), Boolean.parseBoolean(v.get("allow-non-restored-state")),
+                stateBackend(v.get("state-backend")));
     }
 
     public CepJobConfig jobConfig() {
@@ -181,6 +208,14 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("--" + name + " must be an ISO-8601 duration like PT30S, was '" + v.get(name) + "'");
         }
+    }
+
+    private static StateBackend stateBackend(String raw) {
+        return switch (raw.trim().toLowerCase(Locale.ROOT)) {
+            case "hashmap" -> StateBackend.HASHMAP;
+            case "rocksdb" -> StateBackend.ROCKSDB;
+            default -> throw new IllegalArgumentException("--state-backend must be hashmap or rocksdb, was '" + raw + "'");
+        };
     }
 
     private static CepJobConfig.Engine engine(String raw) {

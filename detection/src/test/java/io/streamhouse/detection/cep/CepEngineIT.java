@@ -27,10 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The job with {@code --engine cep} as it runs in production (Kafka sources, RocksDB state, exactly-once Kafka sinks,
- * a MiniCluster): the CEP library's partial matches survive a stop with savepoint and a restore from a retained
+ * The job with {@code --engine cep} as it runs in production (Kafka sources, state on the heap, exactly-once Kafka
+ * sinks, a MiniCluster): the CEP library's partial matches survive a stop with savepoint and a restore from a retained
  * checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted when event time passes it, and
- * a savepoint of the matcher's job restores into the library's with the sources' offsets. Each job starts at the end
+ * a savepoint of the previous production job (the matcher on RocksDB) restores into the library's on the heap with
+ * the sources' offsets. Each job starts at the end
  * of the event topics (the other tests' events would put its event time ahead) and lets a silent partition go idle at
  * once, so event time is these events' alone.
  */
@@ -117,8 +118,9 @@ class CepEngineIT {
     }
 
     /**
-     * Switching engines (#21, item 6: what a savepoint of the matcher's job carries into the library's): the sources'
-     * offsets carry over, the matcher's state is dropped ({@code --allow-non-restored-state}). The library job runs
+     * Switching engines (#21, item 6: what a savepoint of the matcher's job, as production ran it on RocksDB, carries
+     * into the library's on the heap): the sources' offsets carry over (a canonical savepoint changes state backend),
+     * the matcher's state is dropped ({@code --allow-non-restored-state}). The library job runs
      * under a fresh group id, which has no committed offsets: had the offsets not come from the savepoint, its sources
      * would start at the earliest offsets and alert the first card again.
      */
@@ -131,8 +133,8 @@ class CepEngineIT {
         String after = "tok_switch_after_" + UUID.randomUUID();
         kafka.startAtTheEnd(group);
 
-        JobClient job = kafka.start(group, checkpoints, "--engine", "matcher", "--idleness", "PT0.2S",
-                "--max-out-of-orderness", "PT0S");
+        JobClient job = kafka.start(group, checkpoints, "--engine", "matcher", "--state-backend", "rocksdb",
+                "--idleness", "PT0.2S", "--max-out-of-orderness", "PT0S");
         kafka.send(cardTest(before, t0));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                 assertThat(alertsOf(before)).singleElement()

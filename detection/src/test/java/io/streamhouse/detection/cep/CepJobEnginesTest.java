@@ -6,6 +6,7 @@ import io.streamhouse.loadtests.generator.Generator;
 import io.streamhouse.loadtests.generator.GeneratorConfig;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
@@ -18,20 +19,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Which engine matches which pattern, read from the job's graph (nothing runs): the matcher by default, and with
- * {@code --engine cep} the CEP library for the patterns it carries, each as stamp and CEP operators with their uids.
+ * Which engine matches which pattern, read from the job's graph (nothing runs): the CEP library by default (and with
+ * {@code --engine cep}), each pattern as stamp and CEP operators with their uids; the matcher with
+ * {@code --engine matcher}. And which state backend the job runs on.
  */
 class CepJobEnginesTest {
 
     @Test
-    void theMatcherIsTheDefaultAndCepIsChosenByOptionOrEnvironment() {
-        assertThat(CepOptions.parse(new String[0], Map.of()).jobConfig().engine()).isEqualTo(CepJobConfig.Engine.MATCHER);
-        assertThat(CepOptions.parse(new String[]{"--engine", "cep"}, Map.of()).jobConfig().engine())
-                .isEqualTo(CepJobConfig.Engine.CEP);
-        assertThat(CepOptions.parse(new String[0], Map.of("STREAMHOUSE_CEP_ENGINE", "cep")).jobConfig().engine())
-                .isEqualTo(CepJobConfig.Engine.CEP);
+    void theLibraryIsTheDefaultAndTheMatcherIsChosenByOptionOrEnvironment() {
+        assertThat(CepOptions.parse(new String[0], Map.of()).jobConfig().engine()).isEqualTo(CepJobConfig.Engine.CEP);
+        assertThat(CepJobConfig.defaults().engine()).isEqualTo(CepJobConfig.Engine.CEP);
+        assertThat(CepOptions.parse(new String[]{"--engine", "matcher"}, Map.of()).jobConfig().engine())
+                .isEqualTo(CepJobConfig.Engine.MATCHER);
+        assertThat(CepOptions.parse(new String[0], Map.of("STREAMHOUSE_CEP_ENGINE", "matcher")).jobConfig().engine())
+                .isEqualTo(CepJobConfig.Engine.MATCHER);
         assertThatThrownBy(() -> CepOptions.parse(new String[]{"--engine", "nfa"}, Map.of()))
                 .hasMessageContaining("--engine must be matcher or cep");
+    }
+
+    @Test
+    void stateIsOnTheHeapByDefaultAndInRocksDbByOption() {
+        assertThat(CepMain.configuration(CepOptions.parse(new String[0], Map.of())).get(StateBackendOptions.STATE_BACKEND))
+                .isEqualTo("hashmap");
+        assertThat(CepMain.configuration(CepOptions.parse(new String[]{"--state-backend", "rocksdb"}, Map.of()))
+                .get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+        assertThat(CepOptions.parse(new String[0], Map.of("STREAMHOUSE_CEP_STATE_BACKEND", "RocksDB")).stateBackend())
+                .isEqualTo(CepOptions.StateBackend.ROCKSDB);
+        assertThatThrownBy(() -> CepOptions.parse(new String[]{"--state-backend", "forst"}, Map.of()))
+                .hasMessageContaining("--state-backend must be hashmap or rocksdb, was 'forst'");
     }
 
     /** What this slice of issue #21 moved to the library. */

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The job as it runs in production, on the shared platform's broker and registry: Kafka sources, RocksDB state,
+ * The job as it runs in production, on the shared platform's broker and registry: Kafka sources, state on the heap,
  * exactly-once Kafka sinks committed with checkpoints, in a MiniCluster.
  */
 class CepJobIT {
@@ -59,7 +59,10 @@ class CepJobIT {
                 List<Alert> alerts = kafka.alerts().stream()
                         .filter(a -> ours.containsAll(a.getMatchedEventIds())).toList();
                 AnomalyChecker.Score score = AnomalyChecker.score(g.anomalies(), plantedTypes(CepJobScoringTest.fold(alerts)));
-                assertThat(score.missed()).isEmpty();
+                assertThat(score.missed()).as(() -> "alerts of the missed subjects, committed or not: " + kafka.alertsWritten().stream()
+                        .filter(a -> score.missed().stream().anyMatch(x -> x.subjectId().equals(a.getSubject().getId())))
+                        .map(a -> a.getAlertId() + " " + a.getStatus() + " " + a.getMatchedEventIds() + " "
+                                + a.getAttributes()).toList()).isEmpty();
                 assertThat(score.spurious()).as(() -> "alerts of the spurious subjects: " + alerts.stream()
                         .filter(a -> score.spurious().stream().anyMatch(x -> x.subjectId().equals(a.getSubject().getId())))
                         .map(a -> a.getAlertId() + " " + a.getMatchedEventIds() + " " + a.getAttributes()).toList()).isEmpty();

@@ -12,6 +12,8 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 /**
- * RocksDB checkpoints of the whole job as production configures it ({@link CepMain#configuration}: RocksDB state with
- * its timers in RocksDB, exactly-once checkpoints to a directory), in a MiniCluster. Every source emits a slice of the
+ * Checkpoints of the whole job as {@link CepMain#configuration} sets it up (exactly-once checkpoints to a directory), on
+ * each state backend it offers: the heap (the default) and RocksDB with its timers in RocksDB, in a MiniCluster. Every source emits a slice of the
  * generated traffic per completed checkpoint, so the job reaches the end of its input only through many completed
  * checkpoints, with state and timers written, read and deleted between them; a failed checkpoint fails the job (no
  * restarts, no tolerated failures).
@@ -51,13 +53,14 @@ class RocksDbCheckpointTest {
                 .contains("not Flink's frocksdb");
     }
 
-    @Test
-    void theJobCheckpointsItsRocksDbStateAsProductionConfiguresIt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void theJobCheckpointsItsStateAsConfigured(String backend) throws Exception {
         Generation generation = Generator.generate(GeneratorConfig.defaults(42, 4_000));
-        Path checkpoints = Files.createTempDirectory(Path.of("target"), "rocksdb-chk-");
-        Configuration conf = CepMain.configuration(
-                CepOptions.parse(new String[]{"--checkpoint-dir", checkpoints.toString()}, Map.of()));
-        assertThat(conf.get(org.apache.flink.configuration.StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+        Path checkpoints = Files.createTempDirectory(Path.of("target"), backend + "-chk-");
+        Configuration conf = CepMain.configuration(CepOptions.parse(
+                new String[]{"--checkpoint-dir", checkpoints.toString(), "--state-backend", backend}, Map.of()));
+        assertThat(conf.get(org.apache.flink.configuration.StateBackendOptions.STATE_BACKEND)).isEqualTo(backend);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 0);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
@@ -67,7 +70,7 @@ class RocksDbCheckpointTest {
         try {
             CepJob.build(env, run.sources(RateLimiterStrategy.perCheckpoint(250)), run.sinks(),
                     CepJobConfig.defaults().withWatermarkPerEvent(true), run.registry());
-            env.execute("cep-rocksdb-checkpoints"); // throws if a checkpoint fails
+            env.execute("cep-" + backend + "-checkpoints"); // throws if a checkpoint fails
 
             AnomalyChecker.Score score = AnomalyChecker.score(generation.anomalies(), CepJobScoringTest.fold(
                     run.alerts().stream().filter(a -> a.getType() != AlertType.MAINTENANCE_DUE).toList()));
