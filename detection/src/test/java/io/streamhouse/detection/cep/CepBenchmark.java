@@ -95,7 +95,8 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * </ol>
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
- * {@code -Dcep.bench.heapState=true} adds a diagnostic CEP run per round with the hashmap state backend (state as
+ * {@code -Dcep.bench.libraryOnly=true} runs only the pass-through and {@code --engine cep} on the hashmap backend, per
+ * round (for a profile of the default job). {@code -Dcep.bench.heapState=true} adds a diagnostic CEP run per round with the hashmap state backend (state as
  * objects on the heap, never serialised).
  * {@code -Dcep.bench.floor=true} adds, per round, the cheapest keyed jobs on the CEP job's non-checkpointed RocksDB
  * settings (a floor for any keyed job there): the pass-through's sources and decoding with the CEP job's watermarks,
@@ -103,21 +104,21 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * per event ({@link CountPerSubject}); once without timers, once with an event-time timer per event at its time
  * rounded up to the second (RocksDB timers, as the CEP run), and — unless {@code -Dcep.bench.heapTimers=false} —
  * once more with those timers on the heap, as the CEP run with heap timers. {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
- * {@code -Dcep.bench.engine=cep} runs the exactly-once throughput and the latency phase with {@code --engine cep}
- * (default {@code matcher}).
+ * {@code -Dcep.bench.engine=matcher} runs the exactly-once throughput and the latency phase with {@code --engine matcher}
+ * (default {@code cep}, on the state backend {@link CepMain#configuration} sets: the heap unless overridden below).
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
- * exactly-once throughput and latency runs), e.g. {@code state.backend.type=hashmap}. The classpath must not have
+ * exactly-once throughput and latency runs), e.g. {@code state.backend.type=rocksdb}. The classpath must not have
  * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
  * that first ({@link RocksDbLibrary}). Command in docs/benchmarks.md.
  */
 public final class CepBenchmark {
 
     /**
-     * The engine of the exactly-once and latency runs ({@code -Dcep.bench.engine=cep|matcher}, default matcher); the
+     * The engine of the exactly-once and latency runs ({@code -Dcep.bench.engine=cep|matcher}, default cep, as the job); the
      * throughput rounds run both.
      */
     private static final CepJobConfig.Engine ENGINE =
-            CepJobConfig.Engine.valueOf(System.getProperty("cep.bench.engine", "matcher").toUpperCase(Locale.ROOT));
+            CepJobConfig.Engine.valueOf(System.getProperty("cep.bench.engine", "cep").toUpperCase(Locale.ROOT));
 
     public static void main(String[] args) throws Exception {
         int events = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
@@ -134,6 +135,19 @@ public final class CepBenchmark {
             double bestFloor = 0, bestFloorWindow = 0, bestFloorTimer = 0, bestFloorTimerWindow = 0;
             double bestLibrary = 0, bestLibraryWindow = 0;
             int rounds = Integer.getInteger("cep.bench.rounds", 2);
+            if (Boolean.getBoolean("cep.bench.libraryOnly")) {
+                // for a profile of the default job alone (-XX:StartFlightRecording): the pass-through and --engine cep
+                // on the hashmap backend, nothing else
+                for (int round = 0; round < rounds; round++) {
+                    Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
+                    Timing libraryHeap = throughputRun(platform, Mode.CEP_LIBRARY_HEAP_STATE, null);
+                    System.out.printf(Locale.ROOT, "round %d, --engine cep with heap state (hashmap backend) alone: "
+                                    + "%.0f / %.0f events/s (whole / processing window), pass-through %.0f / %.0f%n",
+                            round + 1, events / libraryHeap.wall(), events / libraryHeap.window(), events / pass.wall(),
+                            events / pass.window());
+                }
+                return;
+            }
             for (int round = 0; round < rounds; round++) {
                 Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
                 Timing cep = throughputRun(platform, Mode.CEP, null);
@@ -168,10 +182,11 @@ public final class CepBenchmark {
                         events / pass.window(), pass.window(), pass.wall(), events / cep.window(), cep.window(),
                         cep.wall(), 100 * pass.window() / cep.window(), events / heapTimers.window(),
                         100 * pass.window() / heapTimers.window());
+                Timing floorTimer = null;
                 if (Boolean.getBoolean("cep.bench.floor")) {
                     // diagnostic: what any keyed RocksDB job costs here, whatever its logic, against the same pass-through
                     Timing floor = throughputRun(platform, Mode.FLOOR_KEYED, null);
-                    Timing floorTimer = throughputRun(platform, Mode.FLOOR_KEYED_TIMER, null);
+                    floorTimer = throughputRun(platform, Mode.FLOOR_KEYED_TIMER, null);
                     Timing floorHeapTimer = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
                             ? throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HEAP, null) : new Timing(Double.NaN, Double.NaN);
                     System.out.printf(Locale.ROOT, "round %d, keyed floor (one ValueState<Long> per event, RocksDB), "
@@ -204,6 +219,16 @@ public final class CepBenchmark {
                             100 * pass.wall() / libraryHeap.wall(), events / libraryHeap.window(),
                             100 * pass.window() / libraryHeap.window(), events / library.wall(),
                             events / library.window());
+                    if (floorTimer != null) {
+                        // the same backend's floor: what the default (--state-backend hashmap) job is measured against
+                        Timing floorHeap = throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HASHMAP, null);
+                        System.out.printf(Locale.ROOT, "round %d, keyed floor with a timer per event on the hashmap "
+                                        + "backend: %.0f / %.0f events/s; --engine cep on hashmap = %.1f %% / %.1f %% of "
+                                        + "it (whole / processing window), %.1f %% / %.1f %% of the RocksDB floor%n",
+                                round + 1, events / floorHeap.wall(), events / floorHeap.window(),
+                                100 * floorHeap.wall() / libraryHeap.wall(), 100 * floorHeap.window() / libraryHeap.window(),
+                                100 * floorTimer.wall() / libraryHeap.wall(), 100 * floorTimer.window() / libraryHeap.window());
+                    }
                 }
                 bestPass = Math.max(bestPass, events / pass.wall());
                 bestCep = Math.max(bestCep, events / cep.wall());
@@ -256,7 +281,9 @@ public final class CepBenchmark {
         /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
         FLOOR_KEYED_TIMER,
         /** The same with the timers on the heap, as {@link #CEP_HEAP_TIMERS}. */
-        FLOOR_KEYED_TIMER_HEAP
+        FLOOR_KEYED_TIMER_HEAP,
+        /** {@link #FLOOR_KEYED_TIMER} on the hashmap state backend (with {@code -Dcep.bench.heapState=true}). */
+        FLOOR_KEYED_TIMER_HASHMAP
     }
 
     /**
@@ -281,7 +308,7 @@ public final class CepBenchmark {
             conf.set(org.apache.flink.state.rocksdb.RocksDBOptions.TIMER_SERVICE_FACTORY,
                     org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
         }
-        if (mode == Mode.CEP_HEAP_STATE || mode == Mode.CEP_LIBRARY_HEAP_STATE) {
+        if (mode == Mode.CEP_HEAP_STATE || mode == Mode.CEP_LIBRARY_HEAP_STATE || mode == Mode.FLOOR_KEYED_TIMER_HASHMAP) {
             conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
         Path local = shortDirs(conf, mode == Mode.CEP_EXACTLY_ONCE);
@@ -297,7 +324,7 @@ public final class CepBenchmark {
                         passThroughRaw(env, bounded, kind.topic());
                     }
                 }
-                case FLOOR_KEYED, FLOOR_KEYED_TIMER, FLOOR_KEYED_TIMER_HEAP -> {
+                case FLOOR_KEYED, FLOOR_KEYED_TIMER, FLOOR_KEYED_TIMER_HEAP, FLOOR_KEYED_TIMER_HASHMAP -> {
                     env.getConfig().enableObjectReuse(); // as the pass-through and the CEP job
                     for (EventKind kind : EventKind.values()) {
                         keyedFloorRaw(env, bounded, kind.topic(), mode != Mode.FLOOR_KEYED);
