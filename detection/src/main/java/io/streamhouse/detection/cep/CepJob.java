@@ -27,6 +27,8 @@ import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.BroadcastStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -55,8 +57,8 @@ import java.util.List;
  * </pre>
  *
  * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
- * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ {@code CEP.pattern}
- * (parcels: ─ keyBy ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered) ─ keyBy ─ reconcile
+ * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ repeats dropped ─
+ * {@code CEP.pattern} (parcels: ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered) ─ keyBy ─ reconcile
  * (with the stamped facts: late events, {@link LateReconciler}).
  */
 public final class CepJob {
@@ -142,6 +144,7 @@ public final class CepJob {
     /**
      * One pattern on Flink's CEP library over facts stamped with the thresholds in force (the job stamps them in a
      * broadcast-connected step, uid {@code stamp-<pattern>}; this is also the entry point for tests): keyed by subject,
+     * repeated event ids dropped ({@link RepeatedFacts}, uid {@code repeats-<pattern>}, chained to the CEP operator),
      * matched by the compiled {@link LibraryPatterns pattern} in event time (uid {@code cep-<pattern>}), then reconciled
      * ({@link LateReconciler}, uid {@code reconcile-<pattern>}) with the facts and the CEP operator's late data, so
      * that the alerts in effect do not depend on arrival order. Each late event is also on {@code <topic>.late},
@@ -166,14 +169,18 @@ public final class CepJob {
                                        List<DataStream<DeadLetter>> deadLetters, boolean reconcileLate) {
         String name = pattern.kind().ruleId();
         OutputTag<StampedFact> lateFacts = new OutputTag<>("late-facts-" + name, new AvroTypeInfo<>(StampedFact.class));
-        DataStream<StampedFact> facts = stamped;
+        // Keyed by subject once: the steps before the CEP operators keep that partitioning (chained to each other).
+        KeyedStream<StampedFact, String> facts = DataStreamUtils.reinterpretAsKeyedStream(
+                stamped.keyBy(StampedFact::getSubject, Types.STRING)
+                        .process(new RepeatedFacts(), new AvroTypeInfo<>(StampedFact.class))
+                        .uid("repeats-" + name).name("repeats " + name),
+                StampedFact::getSubject, Types.STRING);
         if (pattern.kind() == PatternSettings.Kind.PARCEL_SLA) {
-            facts = stamped.keyBy(StampedFact::getSubject, Types.STRING)
+            facts = DataStreamUtils.reinterpretAsKeyedStream(facts
                     .process(new ParcelDeadlines(), new AvroTypeInfo<>(StampedFact.class))
-                    .uid("deadline-" + name).name("deadline " + name);
+                    .uid("deadline-" + name).name("deadline " + name), StampedFact::getSubject, Types.STRING);
         }
-        SingleOutputStreamOperator<Alert> matched = CEP.pattern(
-                        facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.of(pattern.kind()),
+        SingleOutputStreamOperator<Alert> matched = CEP.pattern(facts, LibraryPatterns.of(pattern.kind()),
                         new LibraryPatterns.ByEventId())
                 .inEventTime()
                 .sideOutputLateData(lateFacts)
@@ -189,8 +196,7 @@ public final class CepJob {
         }
         DataStream<Alert> cepAlerts = matched;
         if (pattern.kind() == PatternSettings.Kind.PARCEL_SLA) {
-            SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(
-                            facts.keyBy(StampedFact::getSubject, Types.STRING), LibraryPatterns.parcelDeadline(),
+            SingleOutputStreamOperator<Alert> neverDelivered = CEP.pattern(facts, LibraryPatterns.parcelDeadline(),
                             new LibraryPatterns.ByEventId())
                     .inEventTime()
                     .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))

@@ -58,7 +58,7 @@ class CepJobEnginesTest {
         for (Kind kind : Kind.values()) {
             String id = kind.ruleId();
             if (ON_LIBRARY.contains(kind)) {
-                assertThat(uids).contains("facts-" + id, "stamp-" + id, "cep-" + id, "late-facts-" + id,
+                assertThat(uids).contains("facts-" + id, "stamp-" + id, "repeats-" + id, "cep-" + id, "late-facts-" + id,
                         "sink-late-facts-" + id).doesNotContain("match-" + id);
                 if (kind == Kind.PARCEL_SLA) {
                     assertThat(uids).as("the deadline step and the never-delivered operator")

@@ -89,6 +89,13 @@ class LibraryPatternsTest {
         add(ct, V1, payment(card + "-s4", card, "1.00", T0.plus(Duration.ofMinutes(11))));
         add(ct, V1, payment(card + "-large2", card, "600.00", T0.plus(Duration.ofMinutes(12))));
 
+        // A small payment delivered twice (the same event id) counts once: two smalls, no card test.
+        String repeated = "card-repeated-small";
+        add(ct, V1, payment(repeated + "-s1", repeated, "1.00", T0));
+        add(ct, V1, payment(repeated + "-s2", repeated, "1.00", T0.plusSeconds(60)));
+        add(ct, V1, payment(repeated + "-s2", repeated, "1.00", T0.plusSeconds(60)));
+        add(ct, V1, payment(repeated + "-large", repeated, "600.00", T0.plus(Duration.ofMinutes(5))));
+
         // Impossible travel: 901 km/h against 899 km/h.
         travel("travel-901", 901);
         travel("travel-899", 899);
@@ -225,6 +232,7 @@ class LibraryPatternsTest {
         });
         assertThat(alertsOf("card-small-2.01")).as("2.01 is not a small payment").isEmpty();
         assertThat(alertsOf("card-large-after-window")).as("large 10 min 1 s after the first small").isEmpty();
+        assertThat(alertsOf("card-repeated-small")).as("a small payment delivered twice counts once").isEmpty();
         assertThat(alertsOf("card-large-too-early")).singleElement().satisfies(a -> assertThat(a.getMatchedEventIds())
                 .containsExactly("evt-card-large-too-early-s2", "evt-card-large-too-early-s3",
                         "evt-card-large-too-early-s4", "evt-card-large-too-early-large2"));
