@@ -6,6 +6,7 @@ import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.StampedFact;
 import org.apache.flink.cep.functions.PatternProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,10 @@ import java.util.Map;
  * reported).
  */
 final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
+    /** Matches whose alert cannot be built, for the dead letters of the topic their anchor event comes from. */
+    static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("match-dead-letters") {
+    };
+
     private static final Logger LOG = LoggerFactory.getLogger(AlertsOfMatches.class);
     private static final Comparator<StampedFact> IN_EVENT_TIME = new LibraryPatterns.ByEventId();
 
@@ -92,7 +97,7 @@ final class AlertsOfMatches extends PatternProcessFunction<StampedFact, Alert> {
             String reason = pattern.kind().ruleId() + ": no alert could be built for subject " + subject + ": "
                     + e.getMessage();
             LOG.warn("{}; events {} to the dead letters", reason, ids, e);
-            ctx.output(PatternMatcher.DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L,
+            ctx.output(DEAD_LETTERS, new DeadLetter(anchorTopic, -1, -1L,
                     subject.getBytes(StandardCharsets.UTF_8), String.join(",", ids).getBytes(StandardCharsets.UTF_8),
                     reason, e.getClass().getName(), null, "cep-" + pattern.kind().ruleId()));
         }

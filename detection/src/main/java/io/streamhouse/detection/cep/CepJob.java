@@ -44,22 +44,21 @@ import java.util.List;
  * Kafka. Every operator has a {@code uid}, so a changed job keeps its state across a savepoint.
  *
  * <pre>
- * payments.transactions.requested ─ decode ─┬─ facts ─ keyBy card ─ card testing ──────┐
- *                                           └─ facts ─ keyBy card ─ impossible travel ──┤
- * shop.customers ─ decode ─┐                                                            │
- * shop.orders ──── decode ─┴─ keyBy customer ─ account takeover ────────────────────────┼─▶ alerts.fraud / .parcels /
- * logistics.parcels.scanned ─ decode ─ keyBy parcel ─ parcel SLA (time-outs) ───────────┤   .maintenance
- * fleet.vehicles.telemetry ─ decode ─┬─ keyBy vehicle ─ engine overheating ─────────────┤
- *                                    └─ keyBy vehicle ─ maintenance due ────────────────┘
- * rules.definitions ─ decode ─ broadcast (thresholds) ─▶ every matcher
+ * payments.transactions.requested ─ decode ─┬─ facts ─ … card testing ──────┐
+ *                                           └─ facts ─ … impossible travel ──┤
+ * shop.customers ─ decode ─┐                                                 │
+ * shop.orders ──── decode ─┴─ facts ─ … account takeover ────────────────────┼─▶ alerts.fraud / .parcels /
+ * logistics.parcels.scanned ─ decode ─ facts ─ … parcel SLA (deadlines) ─────┤   .maintenance
+ * fleet.vehicles.telemetry ─ decode ─┬─ facts ─ … engine overheating ────────┤
+ *                                    └─ facts ─ … maintenance due ───────────┘
+ * rules.definitions ─ decode ─ broadcast (thresholds) ─▶ every pattern's stamping step
  * every decode ─▶ &lt;topic&gt;.dlq (unreadable) and &lt;topic&gt;.late (behind the watermark)
- * every matcher ─▶ &lt;topic of its anchor events&gt;.dlq (a match whose alert cannot be built)
+ * every pattern ─▶ &lt;topic of its anchor events&gt;.dlq (a match whose alert cannot be built)
  * </pre>
  *
- * With {@link CepJobConfig.Engine#CEP} the patterns of {@link LibraryPatterns#ON_LIBRARY} run on Flink's CEP library
- * instead of a matcher: facts ─ stamp (thresholds in force, from the same broadcast) ─ keyBy ─ repeats dropped ─
- * {@code CEP.pattern} (parcels: ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never delivered) ─ keyBy ─ reconcile
- * (with the stamped facts: late events, {@link LateReconciler}).
+ * Each pattern (…) runs on Flink's CEP library: facts ─ stamp (thresholds in force, from the broadcast) ─ keyBy ─
+ * repeats dropped ─ {@code CEP.pattern} (parcels: ─ deadline facts ─ two {@code CEP.pattern}s, delivered and never
+ * delivered) ─ keyBy ─ reconcile (with the stamped facts: late events, {@link LateReconciler}).
  */
 public final class CepJob {
 
@@ -116,8 +115,8 @@ public final class CepJob {
     }
 
     /**
-     * One pattern: each event projected to the pattern's fact (chained to the decoding), keyed by subject, matched. Only
-     * facts cross the keyed exchange. With engine {@code cep} a pattern the library carries runs there instead.
+     * One pattern: each event projected to the pattern's fact (chained to the decoding), stamped with the thresholds in
+     * force, then matched on the library ({@link #onLibrary}). Only stamped facts cross the keyed exchanges.
      */
     private static <E> DataStream<Alert> match(DataStream<E> events, BroadcastStream<RuleDefinition> rules,
                                                SubjectPattern<E> pattern, Topic<String, ?> anchorTopic,
@@ -126,19 +125,10 @@ public final class CepJob {
         String name = pattern.kind().ruleId();
         SingleOutputStreamOperator<Tuple2<String, CepFact>> facts = events.flatMap(new FactsOf<>(pattern), FactsOf.TYPE)
                 .uid("facts-" + name).name("facts " + name);
-        if (config.engine() == CepJobConfig.Engine.CEP && LibraryPatterns.onLibrary(pattern.kind())) {
-            DataStream<StampedFact> stamped = facts.connect(rules)
-                    .process(new StampFacts(pattern), new AvroTypeInfo<>(StampedFact.class))
-                    .uid("stamp-" + name).name("stamp " + name);
-            return onLibrary(stamped, pattern, anchorTopic, sinks.lateFacts(), deadLetters, config.reconcileLate());
-        }
-        SingleOutputStreamOperator<Alert> matched = facts
-                .keyBy(CepJob::subjectOf, Types.STRING)
-                .connect(rules)
-                .process(new PatternMatcher(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
-                .uid("match-" + name).name(name);
-        deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
-        return matched;
+        DataStream<StampedFact> stamped = facts.connect(rules)
+                .process(new StampFacts(pattern), new AvroTypeInfo<>(StampedFact.class))
+                .uid("stamp-" + name).name("stamp " + name);
+        return onLibrary(stamped, pattern, anchorTopic, sinks.lateFacts(), deadLetters, config.reconcileLate());
     }
 
     /**
@@ -186,7 +176,7 @@ public final class CepJob {
                 .sideOutputLateData(lateFacts)
                 .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                 .uid("cep-" + name).name("cep " + name);
-        deadLetters.add(matched.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        deadLetters.add(matched.getSideOutput(AlertsOfMatches.DEAD_LETTERS));
         DataStream<StampedFact> late = matched.getSideOutput(lateFacts).map(new CountLateFacts())
                 .uid("late-facts-" + name).name("late facts " + name);
         if (lateFactsSink != null || !reconcileLate) {
@@ -201,7 +191,7 @@ public final class CepJob {
                     .inEventTime()
                     .process(new AlertsOfMatches(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                     .uid("cep-" + name + "-deadline").name("cep " + name + " deadline");
-            deadLetters.add(neverDelivered.getSideOutput(PatternMatcher.DEAD_LETTERS));
+            deadLetters.add(neverDelivered.getSideOutput(AlertsOfMatches.DEAD_LETTERS));
             cepAlerts = matched.union(neverDelivered);
         }
         if (!reconcileLate) {
@@ -218,7 +208,7 @@ public final class CepJob {
                 .connect(cepOutput.keyBy(CepJob::subjectOfOutput, Types.STRING))
                 .process(new LateReconciler(pattern, anchorTopic.name()), new AvroTypeInfo<>(Alert.class))
                 .uid("reconcile-" + name).name("reconcile " + name);
-        deadLetters.add(reconciled.getSideOutput(PatternMatcher.DEAD_LETTERS));
+        deadLetters.add(reconciled.getSideOutput(AlertsOfMatches.DEAD_LETTERS));
         return reconciled;
     }
 
@@ -240,10 +230,6 @@ public final class CepJob {
             late.inc();
             return fact;
         }
-    }
-
-    private static String subjectOf(Tuple2<String, CepFact> subjectAndFact) {
-        return subjectAndFact.f0;
     }
 
     private static <T extends SpecificRecord> DataStream<T> events(StreamExecutionEnvironment env, CepSources sources,
@@ -283,7 +269,7 @@ public final class CepJob {
                 }, new AvroTypeInfo<>(RuleDefinition.class))
                 .uid("split-" + Topics.RULES.name()).name("split " + Topics.RULES.name());
         deadLetters.add(rules.getSideOutput(SplitDecoded.DEAD_LETTERS));
-        return rules.setParallelism(1).broadcast(PatternMatcher.RULES);
+        return rules.setParallelism(1).broadcast(StampFacts.RULES);
     }
 
     @SafeVarargs

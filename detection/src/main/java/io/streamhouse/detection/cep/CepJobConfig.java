@@ -11,36 +11,19 @@ import java.util.Objects;
  * @param idleness          a partition with no records for this long stops holding the watermark back
  * @param watermarkPerEvent emit a watermark after every event instead of periodically: the same watermarks, earlier;
  *                          makes bounded test runs independent of wall-clock timing
- * @param engine            what matches the patterns (see {@link Engine})
- * @param reconcileLate     engine {@code cep}: reconcile late facts ({@link LateReconciler}); always on, but for
+ * @param reconcileLate     reconcile late facts after each CEP operator ({@link LateReconciler}); always on, but for
  *                          measuring what that costs ({@code CepBenchmark}); no command-line option turns it off
  */
-public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine,
+public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent,
                            boolean reconcileLate) {
 
-    /** What matches the patterns. */
-    public enum Engine {
-        /** The hand-written {@link PatternMatcher} for every pattern (the previous default; to be removed). */
-        MATCHER,
-        /**
-         * Flink's CEP library for the patterns in {@link LibraryPatterns#ON_LIBRARY}, the matcher for the others; facts
-         * a CEP operator gets behind its watermark are reconciled after it ({@link LateReconciler}). The default.
-         */
-        CEP
-    }
-
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
-        this(maxOutOfOrderness, idleness, watermarkPerEvent, Engine.CEP);
-    }
-
-    public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent, Engine engine) {
-        this(maxOutOfOrderness, idleness, watermarkPerEvent, engine, true);
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, true);
     }
 
     public CepJobConfig {
         Objects.requireNonNull(maxOutOfOrderness, "maxOutOfOrderness");
         Objects.requireNonNull(idleness, "idleness");
-        Objects.requireNonNull(engine, "engine");
         if (maxOutOfOrderness.isNegative() || idleness.isNegative() || idleness.isZero()) {
             throw new IllegalArgumentException("maxOutOfOrderness must not be negative and idleness must be positive");
         }
@@ -52,15 +35,11 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
     }
 
     public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, engine, reconcileLate);
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, reconcileLate);
     }
 
-    public CepJobConfig withEngine(Engine engine) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine, reconcileLate);
-    }
-
-    /** Engine {@code cep} without the late-event reconciliation: only to measure what it costs. */
+    /** Without the late-event reconciliation: only to measure what it costs. */
     CepJobConfig withoutLateReconciliation() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, engine, false);
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false);
     }
 }

@@ -31,8 +31,8 @@ import java.util.Optional;
  * --restore              [STREAMHOUSE_CEP_RESTORE]               a savepoint or retained checkpoint to start from
  * --allow-non-restored-state [STREAMHOUSE_CEP_ALLOW_NON_RESTORED_STATE] false: a restored snapshot's state that no
  *                                                                operator of this job takes is refused; true drops it
- *                                                                (switching --engine: the sources' offsets carry over,
- *                                                                the switched patterns' partial matches start empty)
+ *                                                                (a savepoint of the removed matcher's job: the sources'
+ *                                                                offsets carry over, its partial matches do not)
  * --local                [STREAMHOUSE_CEP_LOCAL]                 false: run in a MiniCluster inside this JVM
  * --rest-port            [STREAMHOUSE_CEP_REST_PORT]             0 (local only; bound to 127.0.0.1; 0 picks a free port)
  * --resume-latest        [STREAMHOUSE_CEP_RESUME_LATEST]         true (local only: restore the newest retained checkpoint in checkpoint-dir)
@@ -42,9 +42,9 @@ import java.util.Optional;
  *                                                                finished once each partition reached its offset (replay)
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
- * --engine               [STREAMHOUSE_CEP_ENGINE]                cep (every pattern on Flink's CEP library, late events
- *                                                                reconciled; see docs/architecture.md) | matcher (the
- *                                                                hand-written matcher, to be removed)
+ * --engine               [STREAMHOUSE_CEP_ENGINE]                cep, the only engine: every pattern on Flink's CEP library,
+ *                                                                late events reconciled (docs/architecture.md); matcher,
+ *                                                                the hand-written matcher, was removed and is refused
  * --state-backend        [STREAMHOUSE_CEP_STATE_BACKEND]         hashmap (state on the heap; what the CEP library needs
  *                                                                to keep up) | rocksdb (state on disk; the library runs at
  *                                                                about 1 % of its hashmap rate there: docs/benchmarks.md)
@@ -56,7 +56,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                          Optional<String> checkpointDir, Duration checkpointInterval, DeliveryGuarantee delivery,
                          Duration maxOutOfOrderness, Duration idleness, long bufferTimeoutMs, Optional<String> restore,
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
-                         Map<TopicPartition, Long> stopAt, String outputPrefix, CepJobConfig.Engine engine,
+                         Map<TopicPartition, Long> stopAt, String outputPrefix,
                          boolean lineageTopic, Optional<String> lineageFile, boolean allowNonRestoredState,
                          StateBackend stateBackend) {
 
@@ -80,7 +80,6 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
     }
 
     public CepOptions {
-        Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(stateBackend, "stateBackend");
         stopAt = Map.copyOf(stopAt);
         Objects.requireNonNull(outputPrefix, "outputPrefix");
@@ -150,19 +149,20 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         for (String[] k : KNOWN) {
             v.put(k[0], given.getOrDefault(k[0], env.getOrDefault(k[1], k[2])));
         }
+        requireCep(v.get("engine"));
         return new CepOptions(v.get("bootstrap"), v.get("registry"), v.get("group-id"),
                 positive(v, "parallelism"), blankToEmpty(v.get("checkpoint-dir")), duration(v, "checkpoint-interval"),
                 delivery(v.get("delivery")), duration(v, "max-out-of-orderness"), duration(v, "idleness"),
                 Long.parseLong(v.get("buffer-timeout-ms")), blankToEmpty(v.get("restore")),
                 Boolean.parseBoolean(v.get("local")), Integer.parseInt(v.get("rest-port")),
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
-                stopAt(v.get("stop-at")), v.get("output-prefix"), engine(v.get("engine")), Boolean.parseBoolean(v.get("lineage-topic")),
+                stopAt(v.get("stop-at")), v.get("output-prefix"), Boolean.parseBoolean(v.get("lineage-topic")),
                 blankToEmpty(v.get("lineage-file")), Boolean.parseBoolean(v.get("allow-non-restored-state")),
                 stateBackend(v.get("state-backend")));
     }
 
     public CepJobConfig jobConfig() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, false, engine);
+        return new CepJobConfig(maxOutOfOrderness, idleness, false);
     }
 
     /** {@code topic:partition=offset,…} (topic names hold no ',' and the partition follows the last ':'). */
@@ -218,12 +218,17 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         };
     }
 
-    private static CepJobConfig.Engine engine(String raw) {
-        return switch (raw.toLowerCase(Locale.ROOT)) {
-            case "matcher" -> CepJobConfig.Engine.MATCHER;
-            case "cep" -> CepJobConfig.Engine.CEP;
-            default -> throw new IllegalArgumentException("--engine must be matcher or cep, was '" + raw + "'");
-        };
+    /** {@code cep} is the only engine; the option stays so that a deployment that names it still starts. */
+    private static void requireCep(String raw) {
+        switch (raw.trim().toLowerCase(Locale.ROOT)) {
+            case "cep" -> {
+            }
+            case "matcher" -> throw new IllegalArgumentException("--engine matcher was removed: every pattern runs on "
+                    + "Flink's CEP library (--engine cep, the default). A savepoint of the matcher's job restores with "
+                    + "--allow-non-restored-state: the sources' offsets carry over, its partial matches do not "
+                    + "(docs/operations.md)");
+            default -> throw new IllegalArgumentException("--engine must be cep, was '" + raw + "'");
+        }
     }
 
     private static DeliveryGuarantee delivery(String raw) {

@@ -451,7 +451,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     }
 
     private void deadLetter(String key, List<CepFact> evaluated, Finding finding, RuntimeException e) {
-        context.output(PatternMatcher.DEAD_LETTERS, DeadLetter.unalertable(pattern, anchorTopic,
+        context.output(AlertsOfMatches.DEAD_LETTERS, DeadLetter.unalertable(pattern, anchorTopic,
                 "reconcile-" + pattern.kind().ruleId(), key, evaluated, finding, e, LOG));
     }
 }

@@ -2,8 +2,8 @@ package io.streamhouse.detection.cep;
 
 /**
  * An event that arrived behind the watermark, already in the wire format for its {@code <topic>.late} topic, with
- * why it is late. The event itself still goes on to the matchers, which reconcile it (see {@link PatternMatcher});
- * this record is the audit trail. A Flink POJO, no Kryo.
+ * why it is late. The event itself still goes on to the patterns, whose reconciliation takes it into account (see
+ * {@link LateReconciler}); this record is the audit trail. A Flink POJO, no Kryo.
  */
 public class LateRecord {
     public String sourceTopic;

@@ -28,7 +28,7 @@ import java.util.Set;
  * step drops the rest), so {@code next} means "the subject's next relevant fact".
  */
 final class LibraryPatterns {
-    /** The patterns that run on the library; the others stay on {@link PatternMatcher} (see docs/architecture.md). */
+    /** The patterns that run on the library: every one. */
     static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.ACCOUNT_TAKEOVER,
             Kind.PARCEL_SLA, Kind.ENGINE_OVERHEATING, Kind.MAINTENANCE_DUE);
 

@@ -20,9 +20,8 @@ import java.util.Optional;
  * {@code intervalKm} (a service interval). One occurrence per interval passed. Anchor: the reading past the mark.
  * The generator plants none of these, so they are not part of its ground truth.
  *
- * <p>Kept per vehicle, for an hour: every reading's time and odometer. An occurrence is two consecutive readings, so
- * the tail ({@link #tailStart}) is the last reading: an in-order reading is compared with it alone; the hour of
- * readings is read again only for a late reading, which may fall between two others.
+ * <p>Kept per vehicle, for an hour: every reading's time and odometer. An occurrence is two consecutive readings; the
+ * hour of readings is what a late reading, which may fall between two others, is reconciled against.
  */
 public final class MaintenanceDuePattern implements SubjectPattern<VehicleTelemetry> {
 
@@ -67,17 +66,6 @@ public final class MaintenanceDuePattern implements SubjectPattern<VehicleTeleme
             previous = r;
         }
         return found;
-    }
-
-    /** The last reading: the next one is compared with it alone. */
-    @Override
-    public int tailStart(List<CepFact> evaluated, PatternSettings settings) {
-        return evaluated.size() - 1;
-    }
-
-    @Override
-    public boolean splitsHistory() {
-        return true;
     }
 
     @Override

@@ -21,13 +21,12 @@ import java.util.Optional;
  * whole run; a late reading that breaks the run (106, 108, 109, then 107 between) withdraws it.
  *
  * <p>Kept per vehicle, for {@code 2 × window}: every reading's time and coolant temperature (a cool or falling reading
- * ends a run, so it matters too). The tail ({@link #tailStart}) is the current run, or the last reading: an in-order
- * reading is evaluated against it alone; the rest is read again only for a late reading.
+ * ends a run, so it matters too).
  *
- * <p>A hot rising run longer than the window is split where the window ends and the next run starts there. With the
- * tail that split is made once, as the readings are evaluated in order; a re-scan of the retained history (a late
- * reading, a threshold change) starts from the oldest retained reading and may split a run whose beginning was pruned
- * differently — the guard (one window) keeps most such fragments out, not all.
+ * <p>A hot rising run longer than the window is split where the window ends and the next run starts there. An
+ * evaluation of the retained history (the reconciliation's, after a late reading) starts from the oldest retained
+ * reading and may split a run whose beginning was pruned differently — the guard (one window) keeps most such
+ * fragments out, not all.
  */
 public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry> {
 
@@ -56,13 +55,6 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
         List<Finding> found = new ArrayList<>();
         scan(vehicle, readings, settings.overheating(), found);
         return found;
-    }
-
-    /** The current run (the next reading can only continue it or end it), or the last reading when it ends none. */
-    @Override
-    public int tailStart(List<CepFact> evaluated, PatternSettings settings) {
-        int runStart = scan(null, evaluated, settings.overheating(), null);
-        return runStart < 0 ? evaluated.size() - 1 : runStart;
     }
 
     /**
@@ -105,11 +97,6 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
                 Map.of("readings", Integer.toString(run.size()), "maxCoolantC", Double.toString(lastReading.getReading()),
                         "thresholdC", Double.toString(p.thresholdC()), "minReadings", Integer.toString(p.minReadings()),
                         "window", p.window().toString())));
-    }
-
-    @Override
-    public boolean splitsHistory() {
-        return true;
     }
 
     @Override

@@ -16,9 +16,8 @@ import java.util.Set;
 
 /**
  * Turns one evaluation's findings into alerts against the alerts reported before, so that the alerts in effect (not
- * superseded, not withdrawn) are the findings whatever order the facts arrived in: the step both engines reconcile late
- * events with — the matcher ({@link PatternMatcher}) at every evaluation, the CEP library path after its CEP operators
- * ({@link LateReconciler}). What was reported rides on the anchor facts ({@code reportedAlertId},
+ * superseded, not withdrawn) are the findings whatever order the facts arrived in: the step late events are reconciled with
+ * after the CEP operators ({@link LateReconciler}; the hand-written matcher, removed, used it at every evaluation). What was reported rides on the anchor facts ({@code reportedAlertId},
  * {@code reportedEventIds}).
  */
 final class Reconciliation {
@@ -50,9 +49,7 @@ final class Reconciliation {
      *       a late event showed it false. Not in the first evaluation after a change of thresholds: an alert stays what
      *       the version that decided found, and is forgotten (no longer revised).</li>
      * </ol>
-     * An alert whose events are not all evaluated here (the older ones settled, for an evaluation over the tail alone;
-     * or dropped by the retention) is left as it is: by {@link SubjectPattern#tailStart}, an in-order fact cannot change
-     * it. A finding starting before {@code trustFrom} takes the alerts it shares events with but is not reported.
+     * An alert whose events are not all evaluated here (the older ones dropped by the retention) is left as it is. A finding starting before {@code trustFrom} takes the alerts it shares events with but is not reported.
      */
     static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
                           long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,

@@ -6,6 +6,9 @@ import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.CepThresholds;
 import io.streamhouse.domain.state.StampedFact;
 import org.apache.flink.api.common.state.BroadcastState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
@@ -22,10 +25,14 @@ import java.util.Optional;
  *
  * <p>A definition is refused, logged, and the last valid one stays in force, when it is invalid or asks for a window
  * longer than the pattern's {@code within} ({@link LibraryPatterns#refusal}); an older version than the one in force
- * is ignored. The state is the broadcast state the matchers use ({@link PatternMatcher#RULES}), one entry: this
+ * is ignored. The state is the broadcast state {@link #RULES} (the name the matcher's had), one entry: this
  * pattern's definition.
  */
 final class StampFacts extends BroadcastProcessFunction<Tuple2<String, CepFact>, RuleDefinition, StampedFact> {
+    /** The broadcast state of every stamping step: the {@code cep-*} definition in force, by rule id. */
+    static final MapStateDescriptor<String, RuleDefinition> RULES = new MapStateDescriptor<>(
+            "cep-pattern-rules", Types.STRING, new AvroTypeInfo<>(RuleDefinition.class));
+
     private static final Logger LOG = LoggerFactory.getLogger(StampFacts.class);
 
     private final SubjectPattern<?> pattern;
@@ -40,7 +47,7 @@ final class StampFacts extends BroadcastProcessFunction<Tuple2<String, CepFact>,
     public void processElement(Tuple2<String, CepFact> subjectAndFact, ReadOnlyContext ctx,
                                Collector<StampedFact> out) throws Exception {
         if (settings == null) {
-            RuleDefinition d = ctx.getBroadcastState(PatternMatcher.RULES).get(pattern.kind().ruleId());
+            RuleDefinition d = ctx.getBroadcastState(RULES).get(pattern.kind().ruleId());
             settings = d == null ? PatternSettings.defaults() : PatternSettings.defaults().with(d);
             stamp = Thresholds.of(settings, pattern.kind());
         }
@@ -55,7 +62,7 @@ final class StampFacts extends BroadcastProcessFunction<Tuple2<String, CepFact>,
         if (!pattern.kind().ruleId().equals(rule.getKind())) {
             return;
         }
-        BroadcastState<String, RuleDefinition> rules = ctx.getBroadcastState(PatternMatcher.RULES);
+        BroadcastState<String, RuleDefinition> rules = ctx.getBroadcastState(RULES);
         RuleDefinition current = rules.get(rule.getRuleId());
         if (current != null && current.getVersion() > rule.getVersion()) {
             return;

@@ -13,9 +13,9 @@ import java.util.Optional;
 /**
  * A pattern over one subject's events (a card, a customer, a parcel, a vehicle), in two parts: what it needs of an
  * event ({@link #factOf}: a few fields, or nothing when the event cannot take part in an occurrence; {@link #keeps}
- * filters by the current thresholds), and a pure function of the subject's retained facts ({@link #find}). The matcher keeps only the facts, re-runs the function
- * whenever they change, so an on-time event and a late one are treated the same way and the result does not depend on
- * the order in which events arrived.
+ * filters by the current thresholds), and a pure function of the subject's retained facts ({@link #find}). The
+ * CEP library path's reconciliation ({@link LateReconciler}) re-runs the function over the retained facts when a late
+ * one arrives, so the final alerts do not depend on the order in which events arrived.
  *
  * @param <E> the event type on the subject's stream
  */
@@ -36,7 +36,7 @@ public interface SubjectPattern<E> extends Serializable {
     Optional<CepFact> factOf(E event);
 
     /**
-     * Whether the matcher keeps the fact under these settings (a mid-size payment cannot be part of a card test): a
+     * Whether the pattern keeps the fact under these settings (a mid-size payment cannot be part of a card test): a
      * fact not kept touches neither state nor timers. A threshold changed at runtime therefore classifies the facts
      * that arrive after it.
      */
@@ -53,34 +53,6 @@ public interface SubjectPattern<E> extends Serializable {
      *                    in time; {@code null} when that is unknown (the input ended): nothing then times out
      */
     List<Finding> find(String subject, List<CepFact> facts, PatternSettings settings, Instant timeReached);
-
-    /**
-     * Where the evaluated facts that a later evaluation still needs begin, when only later facts arrive: the index in
-     * {@code evaluated} of the shortest suffix (its <i>tail</i>) such that, for every list {@code later} of facts after
-     * them, {@code find(tail + later)} yields the same findings involving {@code later} (new or revised) as
-     * {@code find(evaluated + later)}, and the tail of {@code tail + later} is the tail of {@code evaluated + later}.
-     * The matcher keeps the tail in its per-subject value and evaluates an in-order fact over the tail only; the facts
-     * before it are needed again only when a late fact lands among them or the thresholds change, and are kept apart,
-     * one map entry each. A pattern with event-time deadlines must keep every fact with a pending deadline in its tail.
-     *
-     * <p>The default, 0, keeps every retained fact in the value (the whole history is re-read at each evaluation):
-     * right for patterns whose history is short.
-     *
-     * @param evaluated the retained facts at or before the last evaluation's horizon, in event-time order, not empty
-     */
-    default int tailStart(List<CepFact> evaluated, PatternSettings settings) {
-        return 0;
-    }
-
-    /**
-     * Whether the matcher keeps only the tail in the per-subject value, the facts before it apart (one map entry each)
-     * and the facts event time has not reached yet apart too (by event time), so that an in-order fact costs the same
-     * however many facts the subject has retained or pending. For patterns with a long history and a short
-     * {@link #tailStart tail}; such a pattern has no {@link #deadline deadlines}. Default: everything in one value.
-     */
-    default boolean splitsHistory() {
-        return false;
-    }
 
     /** How long before the horizon facts are kept. Occurrences must fit in {@code retention - guard}. */
     Duration retention(PatternSettings settings);

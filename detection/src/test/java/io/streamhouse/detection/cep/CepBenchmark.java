@@ -73,19 +73,16 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  * (broker + registry), writes the generator's events to the catalog topics, then, in the same run and on one core
  * (parallelism 1):
  * <ol>
- *   <li>throughput: a pass-through job (the same Kafka sources and decoding, into a discarding sink) and the CEP job
- *       (RocksDB state, no checkpoints, discarding sinks) each read all the topics to their end, twice, alternating;
- *       events/s of the best run of each; each round also runs the CEP job with RocksDB but its timers on the heap,
- *       and the CEP job with {@code --engine cep} (the patterns the Flink CEP library carries run there, the others in
- *       the matcher), printed beside the matcher's job and, with {@code -Dcep.bench.floor=true}, against the keyed
- *       floor with a timer per event (issue #21 item 7).
- *       Each job is timed two ways: its whole {@code env.execute} (MiniCluster start, submission, deployment, source
- *       start-up, teardown: a fixed cost of one to two seconds, most of a pass-through's time at 100,000 events), the
- *       figure of every run before run 34; and its processing window ({@link ProcessingWindow}: first record decoded
- *       to the last end of input at a sink), the steady-state rate a long-running job has.
- *       Then the CEP job once more per checkpoint interval as it runs in production: exactly-once checkpoints at that
- *       interval, Kafka transactional sinks — what the interval costs;</li>
- *   <li>one-event latency, per checkpoint interval: the CEP job as {@link CepMain} wires it (exactly-once sinks, RocksDB,
+ *   <li>throughput, per round ({@code -Dcep.bench.rounds}, default 2): a pass-through job (the same Kafka sources and
+ *       decoding, into a discarding sink), the CEP job as it runs by default (every pattern on Flink's CEP library,
+ *       late events reconciled, state on the heap; no checkpoints, discarding sinks) and the keyed floor with one timer
+ *       per event on the same (hashmap) backend, each reading all the topics to their end; events/s and the CEP job's
+ *       share of the floor (issue #21 item 7). Each job is timed two ways: its whole {@code env.execute} (MiniCluster
+ *       start, submission, deployment, source start-up, teardown: a fixed cost of one to two seconds) and its
+ *       processing window ({@link ProcessingWindow}: first record decoded to the last end of input at a sink), the
+ *       steady-state rate a long-running job has. Then the CEP job once more per checkpoint interval as it runs in
+ *       production: exactly-once checkpoints at that interval, Kafka transactional sinks — what the interval costs;</li>
+ *   <li>one-event latency, per checkpoint interval: the CEP job as {@link CepMain} wires it (exactly-once sinks,
  *       checkpoints at that interval), started at the end of the log; one card test at a time, the time from sending
  *       the payment that completes it until its alert is read by a {@code read_committed} consumer of
  *       {@code alerts.fraud}, and until a {@code read_uncommitted} one reads it (when the sink wrote it). An
@@ -93,32 +90,20 @@ import static io.streamhouse.detection.cep.CepEvents.payment;
  *       The completing payment is sent after a random pause within one interval ({@code -Dcep.bench.dephase=false}
  *       sends it at once, right after the previous sample's commit: always just after a barrier).</li>
  * </ol>
+ * Options, each adding runs per round: {@code -Dcep.bench.rocksdb=true} the CEP job on RocksDB
+ * ({@code --state-backend rocksdb}; slow: a few hundred events/s) and the keyed floors on RocksDB (without a timer,
+ * with a RocksDB timer per event and, unless {@code -Dcep.bench.heapTimers=false}, with heap timers);
+ * {@code -Dcep.bench.reconcileCost=true} the CEP job without its late-event reconciliation (what it costs).
+ * {@code -Dcep.bench.libraryOnly=true} runs only the pass-through and the CEP job per round (for a profile).
  * RocksDB's local directory and Flink's {@code io.tmp.dirs} are a short directory under {@code /tmp}
  * ({@code -Dcep.bench.shortDirs=false} keeps Flink's defaults under {@code java.io.tmpdir}).
- * {@code -Dcep.bench.libraryOnly=true} runs only the pass-through and {@code --engine cep} on the hashmap backend, per
- * round (for a profile of the default job). {@code -Dcep.bench.heapState=true} adds a diagnostic CEP run per round with the hashmap state backend (state as
- * objects on the heap, never serialised).
- * {@code -Dcep.bench.floor=true} adds, per round, the cheapest keyed jobs on the CEP job's non-checkpointed RocksDB
- * settings (a floor for any keyed job there): the pass-through's sources and decoding with the CEP job's watermarks,
- * each event keyed by the subject the CEP job keys its topic by, then one {@code ValueState<Long>} read and written
- * per event ({@link CountPerSubject}); once without timers, once with an event-time timer per event at its time
- * rounded up to the second (RocksDB timers, as the CEP run), and — unless {@code -Dcep.bench.heapTimers=false} —
- * once more with those timers on the heap, as the CEP run with heap timers. {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
- * {@code -Dcep.bench.engine=matcher} runs the exactly-once throughput and the latency phase with {@code --engine matcher}
- * (default {@code cep}, on the state backend {@link CepMain#configuration} sets: the heap unless overridden below).
+ * {@code checkpointIntervals} {@code none} skips the checkpointed runs and the latency phase.
  * {@code -Dcep.bench.checkpointedConf=key=value,...} overrides Flink settings of the checkpointed runs only (the
  * exactly-once throughput and latency runs), e.g. {@code state.backend.type=rocksdb}. The classpath must not have
  * Kafka Streams' rocksdbjni ahead of Flink's frocksdbjni (every RocksDB checkpoint fails then): the benchmark checks
  * that first ({@link RocksDbLibrary}). Command in docs/benchmarks.md.
  */
 public final class CepBenchmark {
-
-    /**
-     * The engine of the exactly-once and latency runs ({@code -Dcep.bench.engine=cep|matcher}, default cep, as the job); the
-     * throughput rounds run both.
-     */
-    private static final CepJobConfig.Engine ENGINE =
-            CepJobConfig.Engine.valueOf(System.getProperty("cep.bench.engine", "cep").toUpperCase(Locale.ROOT));
 
     public static void main(String[] args) throws Exception {
         int events = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
@@ -127,139 +112,70 @@ public final class CepBenchmark {
         List<Duration> intervals = intervalList.equals("none") ? List.of() // throughput without checkpoints only
                 : Arrays.stream(intervalList.split(",")).map(Duration::parse).toList();
         RocksDbLibrary.requireFrocksdb();
+        boolean libraryOnly = Boolean.getBoolean("cep.bench.libraryOnly");
+        boolean rocksDb = !libraryOnly && Boolean.getBoolean("cep.bench.rocksdb");
+        boolean reconcileCost = !libraryOnly && Boolean.getBoolean("cep.bench.reconcileCost");
         try (EmbeddedPlatform platform = EmbeddedPlatform.start(PlatformOptions.forTests())) {
             Generation g = Generator.generate(GeneratorConfig.defaults(42, events));
             new KafkaTestIo(platform).send(g.events());
             System.out.printf(Locale.ROOT, "wrote %d events%n", events);
-            double bestPass = 0, bestCep = 0, bestPassWindow = 0, bestCepWindow = 0;
-            double bestFloor = 0, bestFloorWindow = 0, bestFloorTimer = 0, bestFloorTimerWindow = 0;
-            double bestLibrary = 0, bestLibraryWindow = 0;
+            double bestPass = 0, bestPassWindow = 0, bestCep = 0, bestCepWindow = 0, bestFloor = 0, bestFloorWindow = 0;
             int rounds = Integer.getInteger("cep.bench.rounds", 2);
-            if (Boolean.getBoolean("cep.bench.libraryOnly")) {
-                // for a profile of the default job alone (-XX:StartFlightRecording): the pass-through and --engine cep
-                // on the hashmap backend, nothing else
-                for (int round = 0; round < rounds; round++) {
-                    Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
-                    Timing libraryHeap = throughputRun(platform, Mode.CEP_LIBRARY_HEAP_STATE, null);
-                    System.out.printf(Locale.ROOT, "round %d, --engine cep with heap state (hashmap backend) alone: "
-                                    + "%.0f / %.0f events/s (whole / processing window), pass-through %.0f / %.0f%n",
-                            round + 1, events / libraryHeap.wall(), events / libraryHeap.window(), events / pass.wall(),
-                            events / pass.window());
-                }
-                return;
-            }
-            for (int round = 0; round < rounds; round++) {
+            for (int round = 1; round <= rounds; round++) {
                 Timing pass = throughputRun(platform, Mode.PASS_THROUGH, null);
                 Timing cep = throughputRun(platform, Mode.CEP, null);
-                // -Dcep.bench.heapTimers=false leaves it out (e.g. so that a profile's matcher threads are one job's)
-                Timing heapTimers = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
-                        ? throughputRun(platform, Mode.CEP_HEAP_TIMERS, null) : new Timing(Double.NaN, Double.NaN);
-                Timing library = throughputRun(platform, Mode.CEP_LIBRARY, null);
-                System.out.printf(Locale.ROOT, "round %d, CEP job with --engine cep (the library's patterns on Flink "
-                                + "CEP), whole / processing window: %.0f / %.0f events/s (%.0f %% / %.0f %% of "
-                                + "pass-through; the matcher's job %.0f %% / %.0f %%)%n", round + 1,
-                        events / library.wall(), events / library.window(), 100 * pass.wall() / library.wall(),
-                        100 * pass.window() / library.window(), 100 * pass.wall() / cep.wall(),
-                        100 * pass.window() / cep.window());
-                if (Boolean.getBoolean("cep.bench.reconcileCost")) {
-                    Timing bare = throughputRun(platform, Mode.CEP_LIBRARY_UNRECONCILED, null);
-                    System.out.printf(Locale.ROOT, "round %d, --engine cep without the late-event reconciliation, "
-                                    + "whole / processing window: %.0f / %.0f events/s; with it %.0f / %.0f "
-                                    + "(the reconciliation costs %.0f %% / %.0f %% of the time)%n", round + 1,
-                            events / bare.wall(), events / bare.window(), events / library.wall(),
-                            events / library.window(), 100 * (library.wall() - bare.wall()) / library.wall(),
-                            100 * (library.window() - bare.window()) / library.window());
-                }
-                bestLibrary = Math.max(bestLibrary, events / library.wall());
-                bestLibraryWindow = Math.max(bestLibraryWindow, events / library.window());
-                System.out.printf(Locale.ROOT, "round %d: pass-through %.0f events/s, CEP %.0f events/s (%.0f %%), CEP "
-                                + "with heap timers %.0f events/s (%.0f %%)%n", round + 1, events / pass.wall(),
-                        events / cep.wall(), 100 * pass.wall() / cep.wall(), events / heapTimers.wall(),
-                        100 * pass.wall() / heapTimers.wall());
-                System.out.printf(Locale.ROOT, "round %d, processing window (first record decoded -> last end of input "
-                                + "at a sink): pass-through %.0f events/s (%.2f of %.2f s), CEP %.0f events/s (%.2f of "
-                                + "%.2f s) (%.0f %%), CEP with heap timers %.0f events/s (%.0f %%)%n", round + 1,
-                        events / pass.window(), pass.window(), pass.wall(), events / cep.window(), cep.window(),
-                        cep.wall(), 100 * pass.window() / cep.window(), events / heapTimers.window(),
-                        100 * pass.window() / heapTimers.window());
-                Timing floorTimer = null;
-                if (Boolean.getBoolean("cep.bench.floor")) {
-                    // diagnostic: what any keyed RocksDB job costs here, whatever its logic, against the same pass-through
-                    Timing floor = throughputRun(platform, Mode.FLOOR_KEYED, null);
-                    floorTimer = throughputRun(platform, Mode.FLOOR_KEYED_TIMER, null);
-                    Timing floorHeapTimer = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
-                            ? throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HEAP, null) : new Timing(Double.NaN, Double.NaN);
-                    System.out.printf(Locale.ROOT, "round %d, keyed floor (one ValueState<Long> per event, RocksDB), "
-                                    + "whole / processing window: no timers %.0f / %.0f events/s (%.0f %% / %.0f %%, "
-                                    + "window %.2f of %.2f s), a timer per event %.0f / %.0f events/s (%.0f %% / %.0f %%, "
-                                    + "window %.2f of %.2f s), the same with heap timers %.0f / %.0f events/s "
-                                    + "(%.0f %% / %.0f %%)%n", round + 1,
-                            events / floor.wall(), events / floor.window(), 100 * pass.wall() / floor.wall(),
-                            100 * pass.window() / floor.window(), floor.window(), floor.wall(),
-                            events / floorTimer.wall(), events / floorTimer.window(), 100 * pass.wall() / floorTimer.wall(),
-                            100 * pass.window() / floorTimer.window(), floorTimer.window(), floorTimer.wall(),
-                            events / floorHeapTimer.wall(), events / floorHeapTimer.window(),
-                            100 * pass.wall() / floorHeapTimer.wall(), 100 * pass.window() / floorHeapTimer.window());
-                    bestFloor = Math.max(bestFloor, events / floor.wall());
-                    bestFloorWindow = Math.max(bestFloorWindow, events / floor.window());
-                    bestFloorTimer = Math.max(bestFloorTimer, events / floorTimer.wall());
-                    bestFloorTimerWindow = Math.max(bestFloorTimerWindow, events / floorTimer.window());
-                }
-                if (Boolean.getBoolean("cep.bench.heapState")) {
-                    // diagnostic: no state serialisation at all, an upper bound of what a cheaper state format could give
-                    Timing heap = throughputRun(platform, Mode.CEP_HEAP_STATE, null);
-                    System.out.printf(Locale.ROOT, "round %d, CEP with heap state (hashmap backend): %.0f events/s "
-                                    + "(%.0f %%), processing window %.0f events/s (%.0f %%)%n", round + 1,
-                            events / heap.wall(), 100 * pass.wall() / heap.wall(), events / heap.window(),
-                            100 * pass.window() / heap.window());
-                    Timing libraryHeap = throughputRun(platform, Mode.CEP_LIBRARY_HEAP_STATE, null);
-                    System.out.printf(Locale.ROOT, "round %d, --engine cep with heap state (hashmap backend): %.0f "
-                                    + "events/s (%.0f %%), processing window %.0f events/s (%.0f %%); on RocksDB %.0f / "
-                                    + "%.0f events/s%n", round + 1, events / libraryHeap.wall(),
-                            100 * pass.wall() / libraryHeap.wall(), events / libraryHeap.window(),
-                            100 * pass.window() / libraryHeap.window(), events / library.wall(),
-                            events / library.window());
-                    if (floorTimer != null) {
-                        // the same backend's floor: what the default (--state-backend hashmap) job is measured against
-                        Timing floorHeap = throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HASHMAP, null);
-                        System.out.printf(Locale.ROOT, "round %d, keyed floor with a timer per event on the hashmap "
-                                        + "backend: %.0f / %.0f events/s; --engine cep on hashmap = %.1f %% / %.1f %% of "
-                                        + "it (whole / processing window), %.1f %% / %.1f %% of the RocksDB floor%n",
-                                round + 1, events / floorHeap.wall(), events / floorHeap.window(),
-                                100 * floorHeap.wall() / libraryHeap.wall(), 100 * floorHeap.window() / libraryHeap.window(),
-                                100 * floorTimer.wall() / libraryHeap.wall(), 100 * floorTimer.window() / libraryHeap.window());
-                    }
-                }
+                System.out.printf(Locale.ROOT, "round %d, CEP job (the library, state on the heap), whole / processing "
+                                + "window: %.0f / %.0f events/s; pass-through %.0f / %.0f events/s%n", round,
+                        events / cep.wall(), events / cep.window(), events / pass.wall(), events / pass.window());
                 bestPass = Math.max(bestPass, events / pass.wall());
-                bestCep = Math.max(bestCep, events / cep.wall());
                 bestPassWindow = Math.max(bestPassWindow, events / pass.window());
+                bestCep = Math.max(bestCep, events / cep.wall());
                 bestCepWindow = Math.max(bestCepWindow, events / cep.window());
+                if (libraryOnly) {
+                    continue;
+                }
+                Timing floor = throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HASHMAP, null);
+                System.out.printf(Locale.ROOT, "round %d, keyed floor with a timer per event on the hashmap backend: "
+                                + "%.0f / %.0f events/s; the CEP job = %.1f %% / %.1f %% of it (whole / processing window)%n",
+                        round, events / floor.wall(), events / floor.window(), 100 * floor.wall() / cep.wall(),
+                        100 * floor.window() / cep.window());
+                bestFloor = Math.max(bestFloor, events / floor.wall());
+                bestFloorWindow = Math.max(bestFloorWindow, events / floor.window());
+                if (reconcileCost) {
+                    Timing unreconciled = throughputRun(platform, Mode.CEP_UNRECONCILED, null);
+                    System.out.printf(Locale.ROOT, "round %d, the CEP job without its late-event reconciliation: %.0f / "
+                                    + "%.0f events/s: the reconciliation takes %.0f %% / %.0f %% of the job's time%n", round,
+                            events / unreconciled.wall(), events / unreconciled.window(),
+                            100 * (cep.wall() - unreconciled.wall()) / cep.wall(),
+                            100 * (cep.window() - unreconciled.window()) / cep.window());
+                }
+                if (rocksDb) {
+                    Timing cepRocks = throughputRun(platform, Mode.CEP_ROCKSDB, null);
+                    Timing floorRocks = throughputRun(platform, Mode.FLOOR_KEYED, null);
+                    Timing floorRocksTimer = throughputRun(platform, Mode.FLOOR_KEYED_TIMER, null);
+                    Timing floorRocksHeapTimer = Boolean.parseBoolean(System.getProperty("cep.bench.heapTimers", "true"))
+                            ? throughputRun(platform, Mode.FLOOR_KEYED_TIMER_HEAP, null) : new Timing(Double.NaN, Double.NaN);
+                    System.out.printf(Locale.ROOT, "round %d, on RocksDB (whole / processing window): the CEP job %.0f / "
+                                    + "%.0f events/s = %.1f %% / %.1f %% of the RocksDB floor with a timer per event (%.0f / "
+                                    + "%.0f events/s); floor without timers %.0f / %.0f, with heap timers %.0f / %.0f%n",
+                            round, events / cepRocks.wall(), events / cepRocks.window(),
+                            100 * floorRocksTimer.wall() / cepRocks.wall(), 100 * floorRocksTimer.window() / cepRocks.window(),
+                            events / floorRocksTimer.wall(), events / floorRocksTimer.window(), events / floorRocks.wall(),
+                            events / floorRocks.window(), events / floorRocksHeapTimer.wall(),
+                            events / floorRocksHeapTimer.window());
+                }
             }
-            System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, whole env.execute): pass-through %.0f "
-                    + "events/s, CEP %.0f events/s = %.0f %% of pass-through%n", rounds, bestPass, bestCep,
-                    100 * bestCep / bestPass);
-            System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, processing window): pass-through %.0f "
-                    + "events/s, CEP %.0f events/s = %.0f %% of pass-through%n", rounds, bestPassWindow, bestCepWindow,
-                    100 * bestCepWindow / bestPassWindow);
-            System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, whole / processing window): CEP job "
-                            + "with --engine cep %.0f / %.0f events/s = %.0f %% / %.0f %% of pass-through; with the "
-                            + "matcher %.0f %% / %.0f %%%n", rounds, bestLibrary, bestLibraryWindow,
-                    100 * bestLibrary / bestPass, 100 * bestLibraryWindow / bestPassWindow, 100 * bestCep / bestPass,
-                    100 * bestCepWindow / bestPassWindow);
-            if (Boolean.getBoolean("cep.bench.floor")) {
-                System.out.printf(Locale.ROOT, "THROUGHPUT against the keyed floor with a timer per event (whole / "
-                                + "processing window): --engine cep %.0f %% / %.0f %%, matcher %.0f %% / %.0f %%%n",
-                        100 * bestLibrary / bestFloorTimer, 100 * bestLibraryWindow / bestFloorTimerWindow,
-                        100 * bestCep / bestFloorTimer, 100 * bestCepWindow / bestFloorTimerWindow);
-                System.out.printf(Locale.ROOT, "THROUGHPUT keyed floor (parallelism 1, best of %d, whole / processing "
-                                + "window): no timers %.0f / %.0f events/s = %.0f %% / %.0f %% of pass-through, a timer per "
-                                + "event %.0f / %.0f events/s = %.0f %% / %.0f %%%n", rounds, bestFloor, bestFloorWindow,
-                        100 * bestFloor / bestPass, 100 * bestFloorWindow / bestPassWindow, bestFloorTimer,
-                        bestFloorTimerWindow, 100 * bestFloorTimer / bestPass, 100 * bestFloorTimerWindow / bestPassWindow);
+            System.out.printf(Locale.ROOT, "THROUGHPUT (parallelism 1, best of %d, whole / processing window): "
+                            + "pass-through %.0f / %.0f events/s, CEP job %.0f / %.0f events/s%n", rounds, bestPass,
+                    bestPassWindow, bestCep, bestCepWindow);
+            if (!libraryOnly) {
+                System.out.printf(Locale.ROOT, "THROUGHPUT the CEP job against the keyed floor with a timer per event "
+                                + "on the same backend (best of each, whole / processing window): %.1f %% / %.1f %%%n",
+                        100 * bestCep / bestFloor, 100 * bestCepWindow / bestFloorWindow);
             }
             for (Duration interval : intervals) {
                 double eo = events / throughputRun(platform, Mode.CEP_EXACTLY_ONCE, interval).wall();
-                System.out.printf(Locale.ROOT, "THROUGHPUT CEP exactly-once (engine " + ENGINE + "), checkpoints every %d ms, Kafka sinks: %.0f "
+                System.out.printf(Locale.ROOT, "THROUGHPUT CEP exactly-once, checkpoints every %d ms, Kafka sinks: %.0f "
                         + "events/s = %.0f %% of pass-through%n", interval.toMillis(), eo, 100 * eo / bestPass);
             }
             for (Duration interval : intervals) {
@@ -269,20 +185,21 @@ public final class CepBenchmark {
     }
 
     private enum Mode {
-        PASS_THROUGH, CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_EXACTLY_ONCE,
-        /** The CEP job with {@code --engine cep}: the patterns the Flink CEP library carries run there (issue #21). */
-        CEP_LIBRARY,
+        PASS_THROUGH,
+        /** The CEP job as it runs by default: the library, state on the heap. */
+        CEP,
         /** The same without the late-event reconciliation ({@code -Dcep.bench.reconcileCost=true}): what it costs. */
-        CEP_LIBRARY_UNRECONCILED,
-        /** {@link #CEP_LIBRARY} on the hashmap state backend ({@code -Dcep.bench.heapState=true}). */
-        CEP_LIBRARY_HEAP_STATE,
-        /** Diagnostic ({@code -Dcep.bench.floor=true}): decode, key by subject, one ValueState read and write. */
+        CEP_UNRECONCILED,
+        /** The CEP job on RocksDB ({@code -Dcep.bench.rocksdb=true}). */
+        CEP_ROCKSDB,
+        CEP_EXACTLY_ONCE,
+        /** Decode, key by subject, one ValueState read and write, on RocksDB ({@code -Dcep.bench.rocksdb=true}). */
         FLOOR_KEYED,
-        /** The same and an event-time timer per event (RocksDB timers, as {@link #CEP}). */
+        /** The same and an event-time timer per event, RocksDB timers. */
         FLOOR_KEYED_TIMER,
-        /** The same with the timers on the heap, as {@link #CEP_HEAP_TIMERS}. */
+        /** The same with the timers on the heap. */
         FLOOR_KEYED_TIMER_HEAP,
-        /** {@link #FLOOR_KEYED_TIMER} on the hashmap state backend (with {@code -Dcep.bench.heapState=true}). */
+        /** {@link #FLOOR_KEYED_TIMER} on the hashmap state backend: the baseline of {@link #CEP}. */
         FLOOR_KEYED_TIMER_HASHMAP
     }
 
@@ -304,11 +221,11 @@ public final class CepBenchmark {
             checkpoints = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "bench-chk-");
             conf = CepMain.configuration(CepOptions.parse(new String[]{"--checkpoint-dir", checkpoints.toString()}, Map.of()));
         }
-        if (mode == Mode.CEP_HEAP_TIMERS || mode == Mode.FLOOR_KEYED_TIMER_HEAP) {
+        if (mode == Mode.FLOOR_KEYED_TIMER_HEAP) {
             conf.set(org.apache.flink.state.rocksdb.RocksDBOptions.TIMER_SERVICE_FACTORY,
                     org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
         }
-        if (mode == Mode.CEP_HEAP_STATE || mode == Mode.CEP_LIBRARY_HEAP_STATE || mode == Mode.FLOOR_KEYED_TIMER_HASHMAP) {
+        if (mode == Mode.CEP || mode == Mode.CEP_UNRECONCILED || mode == Mode.FLOOR_KEYED_TIMER_HASHMAP) {
             conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
         Path local = shortDirs(conf, mode == Mode.CEP_EXACTLY_ONCE);
@@ -330,21 +247,17 @@ public final class CepBenchmark {
                         keyedFloorRaw(env, bounded, kind.topic(), mode != Mode.FLOOR_KEYED);
                     }
                 }
-                case CEP, CEP_HEAP_TIMERS, CEP_HEAP_STATE, CEP_LIBRARY, CEP_LIBRARY_HEAP_STATE -> CepJob.build(env,
-                        bounded, new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
-                                ProcessingWindow.discarding()),
-                        CepJobConfig.defaults().withEngine(mode == Mode.CEP_LIBRARY || mode == Mode.CEP_LIBRARY_HEAP_STATE
-                                ? CepJobConfig.Engine.CEP : CepJobConfig.Engine.MATCHER), registry);
-                case CEP_LIBRARY_UNRECONCILED -> CepJob.build(env, bounded,
+                case CEP, CEP_ROCKSDB -> CepJob.build(env, bounded, new CepSinks(ProcessingWindow.discarding(),
+                        ProcessingWindow.discarding(), ProcessingWindow.discarding()), CepJobConfig.defaults(), registry);
+                case CEP_UNRECONCILED -> CepJob.build(env, bounded,
                         new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
-                        CepJobConfig.defaults().withEngine(CepJobConfig.Engine.CEP).withoutLateReconciliation(),
-                        registry);
+                        CepJobConfig.defaults().withoutLateReconciliation(), registry);
                 case CEP_EXACTLY_ONCE -> {
                     env.setBufferTimeout(0);
                     env.enableCheckpointing(interval.toMillis(), CheckpointingMode.EXACTLY_ONCE);
                     CepJob.build(env, bounded, KafkaCepIo.sinks(platform.bootstrapServers(), group, registry,
-                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults().withEngine(ENGINE), registry);
+                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults(), registry);
                 }
             }
             ProcessingWindow.reset();
@@ -416,7 +329,7 @@ public final class CepBenchmark {
      * One topic of the keyed floor: the pass-through's source and decoding, with the CEP job's watermarks (so that the
      * event-time timers fire, at the latest at the end of input), the subject alone across the keyed exchange (the CEP
      * job sends a subject and a fact), {@link CountPerSubject}, the discarding sink. One keyed operator per topic, so
-     * each event touches state once; in the CEP job a payment or a reading feeds two matchers.
+     * each event touches state once; in the CEP job a payment or a reading feeds two patterns.
      */
     private static <T extends SpecificRecord> void keyedFloor(StreamExecutionEnvironment env, CepSources sources,
                                                               Topic<String, T> topic, boolean timers) {
@@ -518,7 +431,7 @@ public final class CepBenchmark {
                 "--registry", platform.schemaRegistryUrl().toString(), "--group-id", group, "--parallelism", "1",
                 "--checkpoint-dir", checkpoints.toString(), "--checkpoint-interval", interval.toString(),
                 "--delivery", "exactly-once", "--max-out-of-orderness", "PT0S", "--idleness", "PT1S",
-                "--buffer-timeout-ms", "0", "--engine", ENGINE.name().toLowerCase(Locale.ROOT), "--local"}, Map.of());
+                "--buffer-timeout-ms", "0", "--local"}, Map.of());
         Configuration conf = CepMain.configuration(options);
         conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ofMillis(5));
         Path local = shortDirs(conf, true);
@@ -597,7 +510,7 @@ public final class CepBenchmark {
 
     private static void report(String what, Duration interval, List<Long> micros) {
         micros.sort(Long::compare);
-        System.out.printf(Locale.ROOT, "LATENCY one event (engine " + ENGINE + "), exactly-once job, checkpoints every %d ms: send of the "
+        System.out.printf(Locale.ROOT, "LATENCY one event, exactly-once job, checkpoints every %d ms: send of the "
                         + "completing payment -> alert read by a %s, %d samples: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 interval.toMillis(), what, micros.size(), micros.get(micros.size() / 2) / 1000.0,
                 micros.get((int) Math.ceil(micros.size() * 0.99) - 1) / 1000.0, micros.get(micros.size() - 1) / 1000.0);

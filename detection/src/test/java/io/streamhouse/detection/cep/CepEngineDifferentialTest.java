@@ -75,13 +75,13 @@ class CepEngineDifferentialTest {
         long started = System.nanoTime();
         try {
             StreamExecutionEnvironment env = environment();
-            // The job's own state backend: state read back from RocksDB is deserialised (Avro arrays, not the lists
-            // written), which the heap backend of the other runs never shows. Flink's RocksDB needs frocksdb first on
+            // RocksDB, the job's other state backend (--state-backend rocksdb): state read back from it is deserialised
+            // (Avro arrays, not the lists written), which the heap backend of the other runs never shows. Flink's RocksDB needs frocksdb first on
             // the classpath: the cep-test execution has it (a focused -Dtest run of the default execution does not).
             RocksDbLibrary.requireFrocksdb();
             env.configure(new Configuration().set(StateBackendOptions.STATE_BACKEND, "rocksdb"));
-            CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withWatermarkPerEvent(true)
-                    .withEngine(CepJobConfig.Engine.CEP), run.registry());
+            CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withWatermarkPerEvent(true),
+                    run.registry());
             env.execute("cep-engine-differential");
 
             Set<String> onLateTopics = new HashSet<>();
@@ -147,11 +147,11 @@ class CepEngineDifferentialTest {
     }
 
     /**
-     * The alerts in effect at the end (no id written twice, chains are lines: {@link LateReconciliationTest#effective})
+     * The alerts in effect at the end (no id written twice, chains are lines: {@link AlertsInEffect#of})
      * are, per pattern, exactly the pure function's findings over every fact; the per-pattern counts, for the log.
      */
     private static String assertFinalAlertsAreTheFindings(List<Alert> alerts) {
-        Map<String, Alert> inEffect = LateReconciliationTest.effective(alerts);
+        Map<String, Alert> inEffect = AlertsInEffect.of(alerts);
         StringBuilder summary = new StringBuilder();
         for (SubjectPattern<?> pattern : PATTERNS) {
             Set<String> expected = expected(pattern).keySet();

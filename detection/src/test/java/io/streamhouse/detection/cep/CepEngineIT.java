@@ -4,11 +4,22 @@ import io.streamhouse.domain.detection.PatternSettings;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
+import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.GeneratedEvent;
 import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.platform.SharedPlatform;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.junit.jupiter.api.Test;
@@ -18,20 +29,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static io.streamhouse.detection.cep.CepEvents.payment;
 import static io.streamhouse.detection.cep.CepEvents.scan;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The job with {@code --engine cep} as it runs in production (Kafka sources, state on the heap, exactly-once Kafka
  * sinks, a MiniCluster): the CEP library's partial matches survive a stop with savepoint and a restore from a retained
  * checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted when event time passes it, and
- * a savepoint of the previous production job (the matcher on RocksDB) restores into the library's on the heap with
- * the sources' offsets. Each job starts at the end
+ * a savepoint of the removed matcher's job (on RocksDB) restores into this one (on the heap) with the sources'
+ * offsets. Each job starts at the end
  * of the event topics (the other tests' events would put its event time ahead) and lets a silent partition go idle at
  * once, so event time is these events' alone.
  */
@@ -118,14 +131,16 @@ class CepEngineIT {
     }
 
     /**
-     * Switching engines (#21, item 6: what a savepoint of the matcher's job, as production ran it on RocksDB, carries
-     * into the library's on the heap): the sources' offsets carry over (a canonical savepoint changes state backend),
-     * the matcher's state is dropped ({@code --allow-non-restored-state}). The library job runs
-     * under a fresh group id, which has no committed offsets: had the offsets not come from the savepoint, its sources
-     * would start at the earliest offsets and alert the first card again.
+     * Upgrading from the removed matcher (#21, item 6: what a savepoint of its job carries into this one): the sources'
+     * offsets carry over, the matcher's state is dropped ({@code --allow-non-restored-state}). The old job is gone, so
+     * its savepoint is made by a job of the same shape as far as a savepoint goes ({@link #matcherShapedJob}: the same
+     * sources and uids, and the matcher's uid {@code match-cep-card-testing} holding state per card, on RocksDB as the
+     * matcher ran); the matcher's own savepoint was restored the same way before its removal (this test at f037078).
+     * The library job runs under a fresh group id, which has no committed offsets: had the offsets not come from the
+     * savepoint, its sources would start at the earliest offsets and alert the first card.
      */
     @Test
-    void aSavepointOfTheMatchersJobRestoresIntoTheLibrarysWithTheSourcesOffsets() throws Exception {
+    void aSavepointOfTheRemovedMatchersJobRestoresIntoThisOneWithTheSourcesOffsets() throws Exception {
         String group = "cep-engine-switch-" + UUID.randomUUID();
         Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-switch-");
         Instant t0 = Instant.parse("2026-08-20T10:00:00Z");
@@ -133,18 +148,17 @@ class CepEngineIT {
         String after = "tok_switch_after_" + UUID.randomUUID();
         kafka.startAtTheEnd(group);
 
-        JobClient job = kafka.start(group, checkpoints, "--engine", "matcher", "--state-backend", "rocksdb",
-                "--idleness", "PT0.2S", "--max-out-of-orderness", "PT0S");
+        JobClient job = matcherShapedJob(group, checkpoints);
         kafka.send(cardTest(before, t0));
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                assertThat(alertsOf(before)).singleElement()
-                        .satisfies(a -> assertThat(a.getPatternId()).isEqualTo("cep-card-testing")));
         awaitCommitted(group);
         String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
 
         String library = "cep-engine-switched-" + UUID.randomUUID();
         Path libraryCheckpoints = Files.createTempDirectory(Path.of("target"), "cep-engine-switched-");
+        assertThatThrownBy(() -> start(library, libraryCheckpoints, "--restore", savepoint).getJobExecutionResult()
+                .get(60, TimeUnit.SECONDS)).as("without the flag the matcher's state is refused")
+                .hasStackTraceContaining("Cannot map checkpoint/savepoint state for operator");
         job = start(library, libraryCheckpoints, "--restore", savepoint, "--allow-non-restored-state");
         try {
             kafka.send(cardTest(after, t0.plus(Duration.ofHours(2))));
@@ -152,9 +166,71 @@ class CepEngineIT {
                     assertThat(alertsOf(after)).singleElement()
                             .satisfies(a -> assertThat(a.getMatchedEventIds()).hasSize(4)));
             awaitCommitted(library);
-            assertThat(alertsOf(before)).as("the first card, read once: the offsets came from the savepoint").hasSize(1);
+            assertThat(alertsOf(before)).as("the first card, read before the savepoint, is not read again").isEmpty();
         } finally {
             stop(job, libraryCheckpoints);
+        }
+    }
+
+    /**
+     * A job with what a savepoint of the removed matcher's job held: every source with its uid ({@code source-<topic>},
+     * the rules at parallelism 1) and offsets, and a keyed operator with the matcher's uid for card testing, keeping a
+     * value per card; on RocksDB, as the matcher's job ran by default.
+     */
+    private JobClient matcherShapedJob(String group, Path checkpoints) throws Exception {
+        CepOptions options = CepOptions.parse(new String[]{"--bootstrap", platform.bootstrapServers(),
+                "--registry", platform.schemaRegistryUrl().toString(), "--group-id", group,
+                "--checkpoint-dir", checkpoints.toString(), "--state-backend", "rocksdb", "--parallelism", "2"},
+                Map.of());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, CepMain.configuration(options));
+        env.enableCheckpointing(500, CheckpointingMode.EXACTLY_ONCE);
+        CepSources sources = KafkaCepIo.sources(platform.bootstrapServers(), group,
+                RegistryClientFactory.url(platform.schemaRegistryUrl().toString()));
+        for (Topic<String, ? extends SpecificRecord> topic
+                : CepJob.inputs()) {
+            source(env, sources, topic, options.jobConfig());
+        }
+        return env.executeAsync("matcher-shaped");
+    }
+
+    private static <T extends SpecificRecord> void source(
+            StreamExecutionEnvironment env, CepSources sources,
+            Topic<String, T> topic, CepJobConfig config) {
+        boolean rules = topic.equals(Topics.RULES);
+        var stream = env.fromSource(sources.of(topic), rules ? EventTimeWatermarks.notEventTime()
+                        : EventTimeWatermarks.<T>forEvents(config), topic.name(),
+                WireDeserializationSchema.typeOf(topic.valueType()))
+                .uid("source-" + topic.name()).name(topic.name());
+        if (rules) {
+            stream.setParallelism(1);
+        }
+        if (topic.equals(Topics.TRANSACTION_REQUESTS)) {
+            stream.filter(e -> e.isRight()).map(e -> ((TransactionAuthorizationRequested) e.right()).getCardToken(),
+                            Types.STRING)
+                    .keyBy(card -> card, Types.STRING)
+                    .process(new PaymentsPerCard(), Types.LONG)
+                    .uid("match-cep-card-testing").sinkTo(new DiscardingSink<>());
+        } else {
+            stream.sinkTo(new DiscardingSink<>());
+        }
+    }
+
+    /** Keyed state in the matcher's operator: how many payments each card made. */
+    private static final class PaymentsPerCard
+            extends KeyedProcessFunction<String, String, Long> {
+        private transient ValueState<Long> count;
+
+        @Override
+        public void open(OpenContext context) {
+            count = getRuntimeContext().getState(new ValueStateDescriptor<>("payments",
+                    Types.LONG));
+        }
+
+        @Override
+        public void processElement(String card, Context ctx, Collector<Long> out) throws Exception {
+            long n = count.value() == null ? 1 : count.value() + 1;
+            count.update(n);
+            out.collect(n);
         }
     }
 
@@ -177,7 +253,7 @@ class CepEngineIT {
     }
 
     private JobClient start(String group, Path checkpoints, String... more) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("--engine", "cep", "--idleness", "PT0.2S",
+        List<String> args = new java.util.ArrayList<>(List.of("--idleness", "PT0.2S",
                 "--max-out-of-orderness", "PT0S"));
         args.addAll(List.of(more));
         return kafka.start(group, checkpoints, args.toArray(String[]::new));
@@ -195,7 +271,7 @@ class CepEngineIT {
         awaitCommitted(group, Topics.TRANSACTION_REQUESTS);
     }
 
-    private void awaitCommitted(String group, io.streamhouse.domain.topic.Topic<?, ?> topic) {
+    private void awaitCommitted(String group, Topic<?, ?> topic) {
         long end = kafka.endOffsets(topic);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
                 .until(() -> kafka.committed(group, topic) >= end);

@@ -24,7 +24,7 @@ import java.util.List;
 
 import static io.streamhouse.detection.cep.CepEvents.reading;
 import static io.streamhouse.detection.cep.CepEvents.scan;
-import static io.streamhouse.detection.cep.LateReconciliationTest.effective;
+
 import static io.streamhouse.domain.testdata.Times.ONE_HOUR;
 import static io.streamhouse.domain.testdata.Times.ONE_MINUTE;
 import static io.streamhouse.domain.testdata.Times.T0;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The issue's late-event cases (#21, item 3) on the CEP library path: given a case's events, when they reach the CEP
  * operator behind its watermark in another order, expect the alerts in effect at the end — every alert not superseded,
  * less the withdrawn ones — to be exactly those of in-order processing, every chain of revisions a line and no alert id
- * written twice ({@link LateReconciliationTest#effective}). Which intermediate alerts a reader sees depends on when the
+ * written twice ({@link AlertsInEffect#of}). Which intermediate alerts a reader sees depends on when the
  * reconciliation's watermark passes the late facts (both its inputs must have passed it), so only the end is asserted.
  * The in-order run is the oracle, on the same cluster.
  */
@@ -106,7 +106,7 @@ class LibraryLateReconciliationTest {
         List<Alert> late = allLate(oh, readings, new int[]{3, 0, 1, 2}, minute(5));
 
         // 106-108-109 looks rising until 107 arrives: if the reconciliation saw it so, it withdrew that alert.
-        assertThat(effective(late)).isEmpty();
+        assertThat(AlertsInEffect.of(late)).isEmpty();
     }
 
     @Test
@@ -119,7 +119,7 @@ class LibraryLateReconciliationTest {
 
         List<Alert> late = allLate(oh, readings, new int[]{1, 2, 3, 0}, minute(5));
 
-        assertThat(effective(late)).isEqualTo(effective(ordered)).hasSize(1).allSatisfy((id, a) ->
+        assertThat(AlertsInEffect.of(late)).isEqualTo(AlertsInEffect.of(ordered)).hasSize(1).allSatisfy((id, a) ->
                 assertThat(a.getMatchedEventIds()).containsExactly("evt-r1", "evt-r2", "evt-r3", "evt-r4"));
     }
 
@@ -137,7 +137,7 @@ class LibraryLateReconciliationTest {
                 readings.get(0)), BehindTheWatermark::perFact);
 
         // The CEP operator's 2-3-4 is superseded by 1-2-3-4, or held back if the late reading came first.
-        assertThat(effective(live)).isEqualTo(effective(ordered)).hasSize(1).allSatisfy((id, a) ->
+        assertThat(AlertsInEffect.of(live)).isEqualTo(AlertsInEffect.of(ordered)).hasSize(1).allSatisfy((id, a) ->
                 assertThat(a.getMatchedEventIds()).containsExactly("evt-b1", "evt-b2", "evt-b3", "evt-b4"));
     }
 
@@ -156,14 +156,14 @@ class LibraryLateReconciliationTest {
         ParcelSlaPattern sla = new ParcelSlaPattern();
         List<StampedFact> scans = outThenDelivered(sla, "P-1", DEADLINE.plus(SECOND));
         List<Alert> ordered = inOrder(sla, scans);
-        assertThat(effective(ordered).values()).singleElement()
+        assertThat(AlertsInEffect.of(ordered).values()).singleElement()
                 .satisfies(a -> assertThat(a.getAttributes()).containsEntry("outcome", "delivered-late"));
 
         List<Alert> late = allLate(sla, scans, new int[]{0, 1}, DEADLINE.plus(Duration.ofMinutes(10)));
 
         assertThat(late).extracting(a -> a.getAttributes().get("outcome")).as("delivered late, and last")
                 .endsWith("delivered-late");
-        assertThat(effective(late)).isEqualTo(effective(ordered));
+        assertThat(AlertsInEffect.of(late)).isEqualTo(AlertsInEffect.of(ordered));
     }
 
     @Test
@@ -176,6 +176,6 @@ class LibraryLateReconciliationTest {
 
         // A "never delivered" seen while the delivery was not there yet is withdrawn.
         assertThat(late).allSatisfy(a -> assertThat(a.getAttributes()).containsEntry("outcome", "never-delivered"));
-        assertThat(effective(late)).isEmpty();
+        assertThat(AlertsInEffect.of(late)).isEmpty();
     }
 }

@@ -215,10 +215,10 @@ class LibraryPatternsTest {
 
     @Test
     void everyCaseEndsWithTheSameAlertsWhenEveryFactArrivesBehindTheWatermarkInOrderOrShuffled() {
-        Map<String, Alert> expected = LateReconciliationTest.effective(RUNS.get(0));
+        Map<String, Alert> expected = AlertsInEffect.of(RUNS.get(0));
         assertThat(expected).as("the cases alert").hasSizeGreaterThan(10);
         for (int run = 1; run < RUNS.size(); run++) {
-            assertThat(LateReconciliationTest.effective(RUNS.get(run)))
+            assertThat(AlertsInEffect.of(RUNS.get(run)))
                     .as(run == 1 ? "every fact late, in order" : "every fact late, shuffled")
                     .isEqualTo(expected);
         }

@@ -31,7 +31,7 @@ class StampFactsTest {
 
     @BeforeEach
     void open() throws Exception {
-        harness = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new StampFacts(pattern), PatternMatcher.RULES);
+        harness = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(new StampFacts(pattern), StampFacts.RULES);
     }
 
     @Test

@@ -18,11 +18,9 @@ public enum StateSchemas {
     VEHICLE_HEALTH(io.streamhouse.domain.state.VehicleHealth.getClassSchema(), 1),
     SUBJECT_ALERTS(io.streamhouse.domain.state.SubjectAlerts.getClassSchema(), 1),
     CUSTOMER_STATE(io.streamhouse.domain.state.CustomerState.getClassSchema(), 3),
-    /** Flink keyed state of the CEP matchers: a savepoint is read back with the current schema. */
-    CEP_SUBJECT_STATE(io.streamhouse.domain.state.CepSubjectState.getClassSchema(), 4),
-    /** Flink keyed state of the CEP library's operators (the facts their NFAs buffer), engine {@code cep}. */
+    /** Flink keyed state of the CEP library's operators (the facts their NFAs buffer) and of the reconciliation. */
     STAMPED_FACT(io.streamhouse.domain.state.StampedFact.getClassSchema(), 1),
-    /** Flink keyed state of the late-event reconciliation after each CEP library pattern, engine {@code cep}. */
+    /** Flink keyed state of the late-event reconciliation after each CEP library pattern. */
     RECONCILED_SUBJECT(io.streamhouse.domain.state.ReconciledSubject.getClassSchema(), 1);
 
     private final Schema schema;
