@@ -15,7 +15,6 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The patterns as Flink CEP {@link Pattern}s over stamped facts (engine {@code cep}). A compiled pattern is fixed, so
@@ -28,10 +27,6 @@ import java.util.Set;
  * step drops the rest), so {@code next} means "the subject's next relevant fact".
  */
 final class LibraryPatterns {
-    /** The patterns that run on the library: every one. */
-    static final Set<Kind> ON_LIBRARY = Set.of(Kind.CARD_TESTING, Kind.IMPOSSIBLE_TRAVEL, Kind.ACCOUNT_TAKEOVER,
-            Kind.PARCEL_SLA, Kind.ENGINE_OVERHEATING, Kind.MAINTENANCE_DUE);
-
     /** Largest card-testing window a definition may set: the pattern's {@code within}. */
     static final Duration CARD_TESTING_MAX_WINDOW = Duration.ofHours(1);
     /** Largest account-takeover window a definition may set: the pattern's {@code within}. */
@@ -47,10 +42,6 @@ final class LibraryPatterns {
     static final Duration PARCEL_MAX_RETENTION = Duration.ofDays(2);
     /** Two readings compared for maintenance: at most this apart (the matcher's retention for the pattern). */
     static final Duration MAINTENANCE_WITHIN = Duration.ofHours(1);
-
-    static boolean onLibrary(Kind kind) {
-        return ON_LIBRARY.contains(kind);
-    }
 
     /** Why the library pattern cannot take these settings (a window beyond its {@code within}), if it cannot. */
     static Optional<String> refusal(PatternSettings s, Kind kind) {

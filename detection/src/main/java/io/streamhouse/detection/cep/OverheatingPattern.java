@@ -58,11 +58,10 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
     }
 
     /**
-     * Splits the readings into runs, adding each run long enough to {@code found} (when not null); returns the index
-     * where the run that the last reading belongs to begins, or -1 when the last reading is in none (not hot). A run
-     * begins at a hot reading whatever came before it, so scanning from a run's first reading finds that run again.
+     * Splits the readings into runs, adding each run long enough to {@code found}. A run begins at a hot reading
+     * whatever came before it, so scanning from a run's first reading finds that run again.
      */
-    private static int scan(String vehicle, List<CepFact> readings, PatternSettings.Overheating p, List<Finding> found) {
+    private static void scan(String vehicle, List<CepFact> readings, PatternSettings.Overheating p, List<Finding> found) {
         long window = p.window().toMillis();
         int runStart = -1;
         double last = Double.NEGATIVE_INFINITY;
@@ -72,17 +71,16 @@ public final class OverheatingPattern implements SubjectPattern<VehicleTelemetry
             boolean continues = runStart >= 0 && coolant > p.thresholdC() && coolant > last
                     && r.getOccurredAtMs() <= readings.get(runStart).getOccurredAtMs() + window;
             if (!continues) {
-                if (runStart >= 0 && found != null) {
+                if (runStart >= 0) {
                     emit(vehicle, readings.subList(runStart, i), p, found);
                 }
                 runStart = coolant > p.thresholdC() ? i : -1;
             }
             last = coolant;
         }
-        if (runStart >= 0 && found != null) {
+        if (runStart >= 0) {
             emit(vehicle, readings.subList(runStart, readings.size()), p, found);
         }
-        return runStart;
     }
 
     private static void emit(String vehicle, List<CepFact> run, PatternSettings.Overheating p, List<Finding> found) {
