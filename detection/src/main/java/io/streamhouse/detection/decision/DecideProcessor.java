@@ -8,10 +8,13 @@ import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
+import io.streamhouse.domain.state.DecidedTransaction;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -22,6 +25,7 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,34 +34,49 @@ import java.util.Set;
 
 /**
  * Records each request in its card's activity, computes the card's features as of the request's event time, and
- * applies the rule set currently in the global rules store. The activity update and the decision leave in the same
- * exactly-once transaction, so after a crash a request is neither counted twice nor decided twice.
+ * applies the rule set currently in the global rules store. What it emits is a {@link DecidedTransaction}: the decision
+ * already encoded as it will be written on the decisions topic, with the request's fingerprint and the request itself,
+ * for {@link FirstDecision}, which keeps the first decision of each transaction id and is the only step that writes
+ * decisions. A request processed twice (a retry, or the replay of a crashed task's uncommitted input) is recorded in the
+ * card's activity once (per transaction id) and may be decided twice here; only the first reaches the decisions topic.
  * <p>The rule set is read from the global store for every request
  * (a handful of small rules), so a new rule version is used from the next request on. A definition that cannot be
  * read or applied is skipped with a warning rather than stopping decisions (the admin endpoint validates before
  * publishing, so this only guards against foreign writers).
  */
-final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuthorizationRequested, TransactionDecision> {
+final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuthorizationRequested, DecidedTransaction> {
     private static final Logger LOG = LoggerFactory.getLogger(DecideProcessor.class);
 
     private final Clock clock;
     private final Deserializer<RuleDefinition> ruleDeserializer;
     private final Deserializer<Alert> alertDeserializer;
+    private final Serializer<TransactionDecision> decisionSerializer;
+    private final String decisionsTopic;
+    private final Serializer<TransactionAuthorizationRequested> requestSerializer;
     private final Set<String> reportedBadRules = new HashSet<>();
-    private FixedKeyProcessorContext<String, TransactionDecision> context;
+    private FixedKeyProcessorContext<String, DecidedTransaction> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
     private KeyValueStore<String, CardActivity> cards;
     private KeyValueStore<String, CustomerProfile> profiles;
     private TimestampedKeyValueStore<String, byte[]> alerts;
 
-    DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<Alert> alertDeserializer) {
+    /**
+     * @param decisionsTopic the topic the decisions are written to (its name picks the registry subject the decision is
+     *                       encoded under, as the sink's serializer would)
+     */
+    DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<Alert> alertDeserializer,
+                    Serializer<TransactionDecision> decisionSerializer, String decisionsTopic,
+                    Serializer<TransactionAuthorizationRequested> requestSerializer) {
         this.clock = clock;
         this.ruleDeserializer = ruleDeserializer;
         this.alertDeserializer = alertDeserializer;
+        this.decisionSerializer = decisionSerializer;
+        this.decisionsTopic = decisionsTopic;
+        this.requestSerializer = requestSerializer;
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, TransactionDecision> context) {
+    public void init(FixedKeyProcessorContext<String, DecidedTransaction> context) {
         this.context = context;
         this.rules = context.getStateStore(DecisionTopology.RULES_STORE);
         this.cards = context.getStateStore(DecisionTopology.CARD_ACTIVITY_STORE);
@@ -76,7 +95,19 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
                 customerId == null ? null : profiles.get(customerId),
                 read(alerts, Topics.FRAUD_ALERTS.name(), request.getCardToken(), alertDeserializer),
                 customerId == null ? null : read(alerts, Topics.FRAUD_ALERTS.name(), customerId, alertDeserializer));
-        context.forward(record.withValue(DecisionTopology.decide(request, features, currentRules(), clock)));
+        TransactionDecision decision = DecisionTopology.decide(request, features, currentRules(), clock);
+        var meta = context.recordMetadata();
+        // The request is encoded again rather than carried raw from the decoding step (under its own topic's subject,
+        // where its schema is registered): only a conflict's dead letter ever reads it.
+        byte[] requestBytes = requestSerializer.serialize(Topics.TRANSACTION_REQUESTS.name(), request);
+        context.forward(record.withValue(DecidedTransaction.newBuilder()
+                .setTransactionId(request.getTransactionId())
+                .setRequestFingerprint(ByteBuffer.wrap(Fingerprints.of(request)))
+                .setDecision(ByteBuffer.wrap(decisionSerializer.serialize(decisionsTopic, decision)))
+                .setRequest(ByteBuffer.wrap(requestBytes))
+                .setRequestPartition(meta.map(m -> m.partition()).orElse(-1))
+                .setRequestOffset(meta.map(m -> m.offset()).orElse(-1L))
+                .build()));
     }
 
     /** A value from a global store, or null if absent or unreadable (an unreadable one is reported once). */

@@ -14,6 +14,7 @@ import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
+import io.streamhouse.domain.state.DecidedTransaction;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
@@ -24,30 +25,41 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Decides every authorization request: {@code payments.transactions.requested} → the card's always-current
- * activity + the rules in force → {@code payments.transactions.decisions}.
+ * activity + the rules in force → the decided topic → the first decision of the transaction id →
+ * {@code payments.transactions.decisions}.
  * <p>
  * Requests are keyed by card token, so one card's payments arrive in order on one partition and its state
- * ({@value #CARD_ACTIVITY_STORE}, changelogged) is local: no repartition, which under exactly-once would cost a
- * transaction commit per hop. A request keyed otherwise is dead-lettered. Decisions are re-keyed by transaction id
- * on the way out.
+ * ({@value #CARD_ACTIVITY_STORE}, changelogged) is local. A request keyed otherwise is dead-lettered. The decide step
+ * ({@link DecideProcessor}) writes each decision, already encoded, keyed by transaction id to the decided topic
+ * ({@value #DECIDED_TOPIC}, after the application id); the first-decision step ({@link FirstDecision}) keeps the first
+ * decision of every transaction id ({@value #FIRST_DECISIONS_STORE}) and writes it to the decisions topic, the first
+ * time and for every repeat. That is what makes a decision final without a transaction: whatever is decided again after
+ * a crash, a retry or a rule change, the decisions topic only ever holds the first decision of a transaction id
+ * (duplicates are the same bytes). So the application can run at-least-once (the default: the answer waits for no
+ * commit) or {@code exactly_once_v2} (no duplicates, at the cost of a commit per hop); docs/architecture.md,
+ * "Decisions", says what each guarantees.
  * <p>
  * The rules are data: the compacted {@code rules.definitions} topic is read into a global store on every instance,
  * and each request is decided by the rule set in that store when the request is processed, so a new rule version
  * applies without a restart and each decision records the rule-set version it used. Unreadable requests go to the
- * requests' dead-letter topic. Review outcomes ({@code payments.transactions.reviews}, keyed by card) come back in:
- * a confirmed fraud is written to {@code alerts.fraud} as the card's alert and so blocks its next payments. Run with {@code exactly_once_v2}: a request yields exactly one decision on the topic.
+ * requests' dead-letter topic, and so does a request under a transaction id already decided for a different request.
+ * Review outcomes ({@code payments.transactions.reviews}, keyed by card) come back in:
+ * a confirmed fraud is written to {@code alerts.fraud} as the card's alert and so blocks its next payments.
  */
 public final class DecisionTopology {
     /** Global store of the latest definition of each rule (raw Avro, decoded when the rule set is built). */
@@ -58,6 +70,16 @@ public final class DecisionTopology {
     public static final String CUSTOMER_PROFILES_GLOBAL = "customer-profiles-global";
     /** The latest fraud alert of every card and customer, on every instance, raw Avro. */
     public static final String FRAUD_ALERTS_GLOBAL = "fraud-alerts-global";
+    /**
+     * The first decision of each transaction id (by transaction id, window store: kept for {@link Config#remember()}
+     * of stream time), changelogged, uncached: what a repeated or reused transaction id is answered with.
+     */
+    public static final String FIRST_DECISIONS_STORE = "first-decisions";
+    private static final String DECIDED_TOPIC_NAME = "decided";
+    /** The decided topic's name after the application id: Streams' repartition topic between the two steps. */
+    public static final String DECIDED_TOPIC = DECIDED_TOPIC_NAME + "-repartition";
+    /** How long a transaction id's first decision is remembered by default (stream time). */
+    public static final Duration DEFAULT_REMEMBER = Duration.ofHours(24);
     static final String NAME = "decisions";
 
     /**
@@ -66,12 +88,21 @@ public final class DecisionTopology {
      * @param globalEnds per partition of a global store's input, the first offset the store must not apply: a
      *                   rebuild's cut (Streams reads global inputs to their end; the cut filter of a rebuild's stream
      *                   tasks does not see them); empty for live
+     * @param remember   how long (stream time) the first decision of a transaction id is kept: a repeat or a reused
+     *                   transaction id after that is decided as a new request
      */
-    public record Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds) {
+    public record Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds, Duration remember) {
         public Config {
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(outputs, "outputs");
             globalEnds = Map.copyOf(globalEnds);
+            if (remember.isNegative() || remember.isZero()) {
+                throw new IllegalArgumentException("the first decisions must be remembered for a positive time, was " + remember);
+            }
+        }
+
+        public Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds) {
+            this(clock, outputs, globalEnds, DEFAULT_REMEMBER);
         }
 
         public Config(Clock clock, OutputTopics outputs) {
@@ -126,14 +157,32 @@ public final class DecisionTopology {
 
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
-        DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
+        String decisionsTopic = outputs.of(Topics.TRANSACTION_DECISIONS.name());
+        builder.addStateStore(Stores.windowStoreBuilder(
+                        Stores.persistentWindowStore(FIRST_DECISIONS_STORE, config.remember(), Duration.ofMillis(1), false),
+                        Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
+                .withCachingDisabled());
+        var written = DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
                         v -> inputKey(Topics.TRANSACTION_REQUESTS, v), "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
-                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer()),
+                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer(), decisionSerde.serializer(), decisionsTopic,
+                                requestSerde.serializer()),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
-                .selectKey((card, decision) -> decision.getTransactionId(), Named.as(NAME + "-by-transaction"))
-                .to(outputs.of(Topics.TRANSACTION_DECISIONS.name()),
-                        Produced.with(Serdes.String(), decisionSerde).withName(NAME + "-sink"));
+                .selectKey((card, decided) -> decided.getTransactionId(), Named.as(NAME + "-by-transaction"))
+                .repartition(Repartitioned.with(Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
+                        .withName(DECIDED_TOPIC_NAME))
+                .processValues(() -> new FirstDecision(outputs.input(Topics.TRANSACTION_REQUESTS.name()), NAME + "-first"),
+                        Named.as(NAME + "-first"), FIRST_DECISIONS_STORE)
+                .split(Named.as(NAME + "-first-"))
+                .branch((id, out) -> out.deadLetter(), Branched.as("dead"))
+                .defaultBranch(Branched.as("decision"));
+        written.get(NAME + "-first-dead")
+                .mapValues(FirstDecision.Out::value, Named.as(NAME + "-conflict-raw"))
+                .to(outputs.deadLetterOf(Topics.TRANSACTION_REQUESTS),
+                        Produced.with(Serdes.String(), Serdes.ByteArray()).withName(NAME + "-conflict-dead-letter-sink"));
+        written.get(NAME + "-first-decision")
+                .mapValues(FirstDecision.Out::value, Named.as(NAME + "-decision-bytes"))
+                .to(decisionsTopic, Produced.with(Serdes.String(), Serdes.ByteArray()).withName(NAME + "-sink"));
     }
 
     /**

@@ -281,6 +281,71 @@ class DecisionTopologyTest {
         assertThat(outcomes.get("flag-2").getOutcome()).as("another card is not flagged").isEqualTo(DecisionOutcome.ALLOW);
     }
 
+    /**
+     * A request decided twice (a retry, or the replay of a crashed task's input) may meet other rules the second time;
+     * the decisions topic still only ever holds the first decision, byte for byte.
+     */
+    @Test
+    void aRepeatedRequestIsAnsweredWithTheFirstDecisionEvenAfterTheRulesChanged() {
+        givenDefaultRules();
+        var rawDecisions = driver.createOutputTopic(Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        requests.pipeInput(Cards.ALICE, payment("tx-r", "600"));
+        RuleDefinition lowered = RuleDefinition.newBuilder(DefaultRules.definitions().get(0)).setVersion(2)
+                .setParameters(Map.of("threshold", "500", "currency", "EUR")).build();
+        rules.pipeInput(lowered.getRuleId(), lowered);
+        requests.pipeInput(Cards.ALICE, payment("tx-r", "600"));
+        requests.pipeInput(Cards.ALICE, payment("tx-other", "600"));
+
+        var written = rawDecisions.readRecordsToList();
+        assertThat(written).extracting(TestRecord::key).containsExactly("tx-r", "tx-r", "tx-other");
+        assertThat(written.get(1).value()).as("the repeat's answer is the first decision's bytes").isEqualTo(written.get(0).value());
+        assertThat(header(written.get(1), io.streamhouse.domain.decision.Decisions.REQUEST_FINGERPRINT_HEADER))
+                .isEqualTo(header(written.get(0), io.streamhouse.domain.decision.Decisions.REQUEST_FINGERPRINT_HEADER))
+                .isEqualTo(java.util.HexFormat.of().formatHex(io.streamhouse.domain.events.Fingerprints.of(payment("tx-r", "600"))));
+        var decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
+        assertThat(decoder.deserialize(Topics.TRANSACTION_DECISIONS.name(), written.get(1).value()).getOutcome())
+                .as("decided again, it would be held under the lowered threshold").isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(decoder.deserialize(Topics.TRANSACTION_DECISIONS.name(), written.get(2).value()).getOutcome())
+                .as("a new transaction meets the new rules").isEqualTo(DecisionOutcome.REVIEW);
+        assertThat(deadLetters.isEmpty()).as("a repeat is not a conflict").isTrue();
+        var store = driver.<String, io.streamhouse.domain.state.CardActivity>getKeyValueStore(DecisionTopology.CARD_ACTIVITY_STORE);
+        assertThat(store.get(Cards.ALICE).getEntries()).as("counted once").hasSize(2);
+    }
+
+    /**
+     * A reused transaction id with other content, on the same card or another (so in another partition of the
+     * requests), is never decided again: the request goes to the requests' dead-letter topic with the reason, and the
+     * first decision is written again for the caller waiting under that id.
+     */
+    @Test
+    void aDifferentRequestUnderADecidedTransactionIdIsDeadLetteredAndAnsweredWithTheFirstDecision() {
+        givenDefaultRules();
+        var rawDecisions = driver.createOutputTopic(Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        requests.pipeInput(Cards.ALICE, payment("tx-c", "10"));
+        var larger = payment("tx-c", "1500.00");
+        requests.pipeInput(Cards.ALICE, larger);
+        var otherCard = SampleEvents.transaction("tx-c", Cards.BOB, "10", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0);
+        requests.pipeInput(Cards.BOB, otherCard);
+
+        var written = rawDecisions.readRecordsToList();
+        assertThat(written).hasSize(3).allSatisfy(r -> {
+            assertThat(r.key()).isEqualTo("tx-c");
+            assertThat(r.value()).isEqualTo(written.get(0).value());
+        });
+        assertThat(serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer()
+                .deserialize(Topics.TRANSACTION_DECISIONS.name(), written.get(0).value()).getOutcome()).isEqualTo(DecisionOutcome.ALLOW);
+        var dead = deadLetters.readRecordsToList();
+        assertThat(dead).hasSize(2);
+        assertThat(header(dead.get(0), DeadLetterHeaders.REASON)).contains("tx-c").contains("already decided for a different request");
+        assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(Topics.TRANSACTION_REQUESTS.name());
+        assertThat(header(dead.get(0), DeadLetterHeaders.SOURCE_OFFSET)).isEqualTo("1");
+        var requestDecoder = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
+        assertThat(requestDecoder.deserialize(Topics.TRANSACTION_REQUESTS.name(), dead.get(0).value())).isEqualTo(larger);
+        assertThat(requestDecoder.deserialize(Topics.TRANSACTION_REQUESTS.name(), dead.get(1).value()).getCardToken()).isEqualTo(Cards.BOB);
+    }
+
     private static String header(TestRecord<String, byte[]> r, String name) {
         var h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);

@@ -12,6 +12,12 @@ import java.time.Instant;
 /** Turns a {@link Decision} into the event that goes on the decisions topic. */
 public final class Decisions {
     public static final String SOURCE = "decision-topology";
+    /**
+     * Header on every record of the decisions topic: the hex SHA-256 fingerprint ({@code Fingerprints}) of the request
+     * the decision was made for. A caller waiting under the same transaction id with another fingerprint sent a
+     * different request under an id already decided.
+     */
+    public static final String REQUEST_FINGERPRINT_HEADER = "streamhouse.request.fingerprint";
 
     /**
      * @param decidedAt when the decider emitted it (its wall clock, passed in from the edge); only the latency

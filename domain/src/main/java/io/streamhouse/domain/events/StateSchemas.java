@@ -21,7 +21,9 @@ public enum StateSchemas {
     /** Flink keyed state of the CEP library's operators (the facts their NFAs buffer) and of the reconciliation. */
     STAMPED_FACT(io.streamhouse.domain.state.StampedFact.getClassSchema(), 1),
     /** Flink keyed state of the late-event reconciliation after each CEP library pattern. */
-    RECONCILED_SUBJECT(io.streamhouse.domain.state.ReconciledSubject.getClassSchema(), 1);
+    RECONCILED_SUBJECT(io.streamhouse.domain.state.ReconciledSubject.getClassSchema(), 1),
+    /** The decision topology's decided transactions: its internal decided topic and its first-decision store. */
+    DECIDED_TRANSACTION(io.streamhouse.domain.state.DecidedTransaction.getClassSchema(), 1);
 
     private final Schema schema;
     private final int version;

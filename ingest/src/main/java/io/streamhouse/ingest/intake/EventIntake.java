@@ -1,6 +1,6 @@
 package io.streamhouse.ingest.intake;
 
-import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.ingest.http.FieldError;
@@ -9,19 +9,9 @@ import io.streamhouse.ingest.kafka.EventLog;
 import io.streamhouse.ingest.kafka.PublishException;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.avro.specific.SpecificRecordBase;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -209,33 +199,8 @@ public class EventIntake {
         return size == 1 ? "" : "[" + index + "].";
     }
 
-    /**
-     * SHA-256 of the event's Avro encoding without what the edge itself stamps (recordedAt, source), so a retry of
-     * the same content matches and a different event under a reused id does not. The two fields are blanked for the
-     * encoding and put back: the event is still private to this request (not yet handed to the producer), and a copy
-     * would need Avro to load the classes again, which goes wrong under Quarkus' class loaders.
-     */
+    /** The event's fingerprint: its content without what the edge stamps ({@link Fingerprints}). */
     static byte[] fingerprint(SpecificRecord event) {
-        if (!(event instanceof SpecificRecordBase record) || !(record.get("envelope") instanceof Envelope envelope)) {
-            throw new IllegalArgumentException(event.getClass().getName() + " is not an event with an envelope");
-        }
-        Instant recordedAt = envelope.getRecordedAt();
-        String source = envelope.getSource();
-        try {
-            envelope.setRecordedAt(Instant.EPOCH);
-            envelope.setSource("");
-            var bytes = new ByteArrayOutputStream(256);
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
-            new SpecificDatumWriter<SpecificRecord>(record.getSchema(), record.getSpecificData()).write(record, encoder);
-            encoder.flush();
-            return MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        } finally {
-            envelope.setRecordedAt(recordedAt);
-            envelope.setSource(source);
-        }
+        return Fingerprints.of(event);
     }
 }

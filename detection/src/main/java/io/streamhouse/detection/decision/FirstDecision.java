@@ -1,0 +1,130 @@
+package io.streamhouse.detection.decision;
+
+import io.streamhouse.domain.decision.Decisions;
+import io.streamhouse.domain.state.DecidedTransaction;
+import io.streamhouse.domain.topic.DeadLetterHeaders;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * The only step that writes decisions: of every decision made for a transaction id, the first one on the decided
+ * topic is the decision, and every later one (a retry decided again, or the replay of a crashed task's uncommitted
+ * input, which may have met other rules or alerts) is answered with the first, byte for byte.
+ * <p>
+ * Why this holds under at-least-once: this step's input is a log partitioned by transaction id, read in order, so
+ * "the first" is the same however often it is read. A decision is written to the decisions topic only after its
+ * decided record is on that log; if this task dies after writing a decision but before its store's changelog holds it,
+ * the replay of its input finds the same first record and writes the same bytes again: a duplicate, never a different
+ * answer. The decided topic is Streams' own repartition topic ({@value DecisionTopology#DECIDED_TOPIC}).
+ * <p>
+ * A later request that is not a repeat (a different fingerprint) is a reused transaction id: it is never decided again.
+ * It goes to the requests' dead-letter topic with the reason, and the first decision is written again so that the
+ * caller waiting for it (ingest's authorize) sees a decision for another request and answers 409.
+ * <p>
+ * Every decision written carries the fingerprint of the request it decided in the header
+ * {@value Decisions#REQUEST_FINGERPRINT_HEADER} (hex).
+ */
+final class FirstDecision implements FixedKeyProcessor<String, DecidedTransaction, FirstDecision.Out> {
+    private static final Logger LOG = LoggerFactory.getLogger(FirstDecision.class);
+
+    /** A record this step writes: a decision (to the decisions topic) or a request's dead letter. */
+    record Out(byte[] value, boolean deadLetter) {
+    }
+
+    private final String requestsTopic;
+    private final String processorName;
+    private FixedKeyProcessorContext<String, Out> context;
+    private WindowStore<String, DecidedTransaction> first;
+
+    /**
+     * @param requestsTopic the topic the requests were read from (named in a dead letter's headers)
+     */
+    FirstDecision(String requestsTopic, String processorName) {
+        this.requestsTopic = requestsTopic;
+        this.processorName = processorName;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Out> context) {
+        this.context = context;
+        this.first = context.getStateStore(DecisionTopology.FIRST_DECISIONS_STORE);
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, DecidedTransaction> record) {
+        DecidedTransaction decided = record.value();
+        String transactionId = decided.getTransactionId();
+        DecidedTransaction known = firstOf(transactionId);
+        if (known == null) {
+            // Stored without the request: only a conflict's dead letter needs the request, and that is the later one.
+            first.put(transactionId, DecidedTransaction.newBuilder(decided).setRequest(ByteBuffer.allocate(0)).build(),
+                    record.timestamp());
+            emit(record, decided);
+            return;
+        }
+        if (!known.getRequestFingerprint().equals(decided.getRequestFingerprint())) {
+            deadLetter(record, decided, "transaction id " + transactionId + " was already decided for a different request"
+                    + " (request fingerprint " + hex(known.getRequestFingerprint()) + ", this one "
+                    + hex(decided.getRequestFingerprint()) + "); it is not decided again");
+        }
+        emit(record, known);
+    }
+
+    private DecidedTransaction firstOf(String transactionId) {
+        // One entry per transaction id at most (it is put only when absent); the store keeps it for its retention.
+        try (var found = first.fetch(transactionId, 0L, Long.MAX_VALUE)) {
+            return found.hasNext() ? found.next().value : null;
+        }
+    }
+
+    private void emit(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decision) {
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
+        headers.add(Decisions.REQUEST_FINGERPRINT_HEADER, hex(decision.getRequestFingerprint()).getBytes(StandardCharsets.US_ASCII));
+        context.forward(record.withValue(new Out(bytes(decision.getDecision()), false)).withHeaders(headers));
+    }
+
+    private void deadLetter(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decided, String reason) {
+        LOG.warn("Dead-lettering request {}-{}@{}: {}", requestsTopic, decided.getRequestPartition(), decided.getRequestOffset(), reason);
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
+        put(headers, DeadLetterHeaders.REASON, reason);
+        put(headers, DeadLetterHeaders.SOURCE_TOPIC, requestsTopic);
+        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(decided.getRequestPartition()));
+        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(decided.getRequestOffset()));
+        put(headers, DeadLetterHeaders.PROCESSOR, processorName);
+        byte[] raw = bytes(decided.getRequest());
+        if (raw.length >= 5 && raw[0] == 0) {
+            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
+        }
+        // A dead letter is keyed like the record it came from: the request's card token is in the request; the
+        // transaction id is what this step knows, and what the reason names.
+        context.forward(record.withValue(new Out(raw, true)).withHeaders(headers));
+    }
+
+    private static void put(Headers headers, String key, String value) {
+        headers.remove(key);
+        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        ByteBuffer b = buffer.duplicate();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    static String hex(ByteBuffer buffer) {
+        return HexFormat.of().formatHex(bytes(buffer));
+    }
+}
