@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
-import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.ingest.http.EventRequests;
@@ -27,6 +27,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -91,7 +92,8 @@ public class AuthorizeResource {
                     event.getEnvelope().getEventId(), "transactionId", event);
         });
         String id = submission.id();
-        CompletableFuture<TransactionDecision> decision = waiter.await(id);
+        String fingerprint = HexFormat.of().formatHex(Fingerprints.of(submission.event()));
+        CompletableFuture<DecisionMatcher.Match> decision = waiter.await(id);
         CompletableFuture<?> written;
         try {
             written = intake.acceptWithinLimitAsync(Topics.TRANSACTION_REQUESTS, List.of(submission));
@@ -117,9 +119,12 @@ public class AuthorizeResource {
                     fallback.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
                     answer.complete(Response.ok(AuthorizeAnswer.fallback(id, deadline.toMillis(), waited(started),
                             submission.eventId())).build());
+                } else if (!d.isFor(fingerprint)) {
+                    // The decision topology dead-lettered this request: its transaction id was decided for another.
+                    answer.completeExceptionally(new AlreadyDecidedException(id));
                 } else {
                     decided.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                    answer.complete(Response.ok(AuthorizeAnswer.of(d, waited(started), submission.eventId())).build());
+                    answer.complete(Response.ok(AuthorizeAnswer.of(d.decision(), waited(started), submission.eventId())).build());
                 }
             });
         });

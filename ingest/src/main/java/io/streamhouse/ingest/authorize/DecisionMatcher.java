@@ -21,10 +21,26 @@ import java.util.function.Function;
  * collect. A decision is remembered before waiters are looked up, and a waiter is registered before it looks in the
  * remembered ones, so a decision cannot slip between the two. Decisions that cannot be decoded (the decoder returns null
  * or throws) leave their waiter waiting (its deadline gives the fallback answer).
+ * <p>A decision comes with the fingerprint of the request it was made for (the decisions' header); the caller compares
+ * it with its own request's, since a decision for another request under the same transaction id is a conflict.
  */
 final class DecisionMatcher {
-    private final Map<String, CompletableFuture<TransactionDecision>> waiting = new ConcurrentHashMap<>();
-    private final Map<String, byte[]> recent;
+    /**
+     * A decision, and the fingerprint (hex) of the request it was made for; null when the record had none (written
+     * before decisions carried it).
+     */
+    record Match(TransactionDecision decision, String requestFingerprint) {
+        /** True when the decision was made for another request than the one with {@code fingerprint}. */
+        boolean isFor(String fingerprint) {
+            return requestFingerprint == null || requestFingerprint.equals(fingerprint);
+        }
+    }
+
+    private record Arrived(byte[] value, String requestFingerprint) {
+    }
+
+    private final Map<String, CompletableFuture<Match>> waiting = new ConcurrentHashMap<>();
+    private final Map<String, Arrived> recent;
     private final Function<byte[], TransactionDecision> decoder;
 
     /**
@@ -35,16 +51,16 @@ final class DecisionMatcher {
         this.decoder = decoder;
         this.recent = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, false) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, Arrived> eldest) {
                 return size() > remember;
             }
         });
     }
 
     /** The decision of {@code transactionId}, when it arrives or if it arrived recently. */
-    CompletableFuture<TransactionDecision> await(String transactionId) {
-        CompletableFuture<TransactionDecision> future = waiting.computeIfAbsent(transactionId, id -> new CompletableFuture<>());
-        byte[] known = recent.get(transactionId);
+    CompletableFuture<Match> await(String transactionId) {
+        CompletableFuture<Match> future = waiting.computeIfAbsent(transactionId, id -> new CompletableFuture<>());
+        Arrived known = recent.get(transactionId);
         if (known != null) {
             decode(transactionId, known).ifPresent(d -> {
                 waiting.remove(transactionId, future);
@@ -55,7 +71,7 @@ final class DecisionMatcher {
     }
 
     /** Stops waiting (the deadline passed, or the request was not written). */
-    void forget(String transactionId, CompletableFuture<TransactionDecision> future) {
+    void forget(String transactionId, CompletableFuture<Match> future) {
         waiting.remove(transactionId, future);
     }
 
@@ -64,19 +80,20 @@ final class DecisionMatcher {
      *
      * @return true when it was handed to a waiter
      */
-    boolean arrived(String transactionId, byte[] value) {
+    boolean arrived(String transactionId, byte[] value, String requestFingerprint) {
         if (transactionId == null || value == null) {
             return false;
         }
-        recent.put(transactionId, value);
+        Arrived arrived = new Arrived(value, requestFingerprint);
+        recent.put(transactionId, arrived);
         if (!waiting.containsKey(transactionId)) {
             return false;
         }
-        Optional<TransactionDecision> decision = decode(transactionId, value);
+        Optional<Match> decision = decode(transactionId, arrived);
         if (decision.isEmpty()) {
             return false;
         }
-        CompletableFuture<TransactionDecision> future = waiting.remove(transactionId);
+        CompletableFuture<Match> future = waiting.remove(transactionId);
         return future != null && future.complete(decision.get());
     }
 
@@ -93,13 +110,14 @@ final class DecisionMatcher {
      * Decoded, and only if it is the decision of the transaction its key names (never hand out another's). An
      * unreadable one is empty: the poller must survive it.
      */
-    private Optional<TransactionDecision> decode(String transactionId, byte[] value) {
+    private Optional<Match> decode(String transactionId, Arrived arrived) {
         TransactionDecision d;
         try {
-            d = decoder.apply(value);
+            d = decoder.apply(arrived.value());
         } catch (RuntimeException unreadable) {
             return Optional.empty();
         }
-        return Optional.ofNullable(d).filter(decision -> transactionId.equals(decision.getTransactionId()));
+        return Optional.ofNullable(d).filter(decision -> transactionId.equals(decision.getTransactionId()))
+                .map(decision -> new Match(decision, arrived.requestFingerprint()));
     }
 }

@@ -8,6 +8,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
+import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
@@ -21,10 +22,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -78,12 +81,12 @@ public class DecisionWaiter {
     }
 
     /** The decision of {@code transactionId}, when it is (or was recently) on the decisions topic. */
-    public CompletableFuture<TransactionDecision> await(String transactionId) {
+    public CompletableFuture<DecisionMatcher.Match> await(String transactionId) {
         return matcher.await(transactionId);
     }
 
     /** Stops waiting (the deadline passed, or the request was not written). */
-    public void forget(String transactionId, CompletableFuture<TransactionDecision> future) {
+    public void forget(String transactionId, CompletableFuture<DecisionMatcher.Match> future) {
         matcher.forget(transactionId, future);
     }
 
@@ -118,15 +121,21 @@ public class DecisionWaiter {
     private void arrived(ConsumerRecord<String, byte[]> record) {
         Span span = matcher.isWaiting(record.key())
                 ? KafkaTracing.startProcessing(openTelemetry, record.topic(), record.headers()) : null;
+        String fingerprint = requestFingerprint(record);
         if (span == null) {
-            matcher.arrived(record.key(), record.value());
+            matcher.arrived(record.key(), record.value(), fingerprint);
             return;
         }
         try (Scope ignored = span.makeCurrent()) {
-            span.setAttribute("streamhouse.answered", matcher.arrived(record.key(), record.value()));
+            span.setAttribute("streamhouse.answered", matcher.arrived(record.key(), record.value(), fingerprint));
         } finally {
             span.end();
         }
+    }
+
+    private static String requestFingerprint(ConsumerRecord<String, byte[]> record) {
+        Header h = record.headers().lastHeader(Decisions.REQUEST_FINGERPRINT_HEADER);
+        return h == null ? null : new String(h.value(), StandardCharsets.US_ASCII);
     }
 
     private TransactionDecision decode(byte[] value) {

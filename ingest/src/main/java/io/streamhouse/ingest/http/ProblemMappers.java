@@ -2,6 +2,7 @@ package io.streamhouse.ingest.http;
 
 import jakarta.ws.rs.NotSupportedException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamhouse.ingest.authorize.AlreadyDecidedException;
 import io.streamhouse.ingest.intake.ConflictException;
 import io.streamhouse.ingest.intake.TooBusyException;
 import io.streamhouse.ingest.kafka.PublishException;
@@ -48,6 +49,13 @@ public class ProblemMappers {
     public Response conflict(ConflictException e) {
         return Problem.response(409, "Event id reused",
                 "An event id was already accepted for a different event; nothing was written", e.errors());
+    }
+
+    @ServerExceptionMapper
+    public Response alreadyDecided(AlreadyDecidedException e) {
+        return Problem.response(409, "Transaction already decided",
+                "This transaction id was already decided for a different request. This request is on the log and was"
+                        + " dead-lettered to payments.transactions.requested.dlq with the reason; it is not decided.", e.errors());
     }
 
     @ServerExceptionMapper

@@ -16,6 +16,7 @@ import io.streamhouse.domain.decision.DefaultRules;
 import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.AvroSerializer;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -115,13 +117,20 @@ class AuthorizeResourceTest {
      * trace is current while it is decided, and the producer writes it onto the decision.
      */
     private static void decide(TransactionAuthorizationRequested request, OpenTelemetry openTelemetry) throws Exception {
+        decide(request, openTelemetry, HexFormat.of().formatHex(Fingerprints.of(request)));
+    }
+
+    /** The same, with the fingerprint the decision says it was made for (the topology's header). */
+    private static void decide(TransactionAuthorizationRequested request, OpenTelemetry openTelemetry, String madeFor) throws Exception {
         var decision = Decisions.toEvent(request, DefaultRules.ruleSet().decide(request,
                 Features.of(CardFeatures.firstPayment(request.getTransactionId(), request.getAmount().getAmount()))), Instant.now());
         var serializer = new AvroSerializer<>(registry(), TransactionDecision.class, false);
         try (var producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 SharedPlatform.get().bootstrapServers()), new StringSerializer(), new ByteArraySerializer()))) {
-            producer.send(new ProducerRecord<>(Topics.TRANSACTION_DECISIONS.name(), decision.getTransactionId(),
-                    serializer.serialize(Topics.TRANSACTION_DECISIONS.name(), decision))).get();
+            var record = new ProducerRecord<>(Topics.TRANSACTION_DECISIONS.name(), decision.getTransactionId(),
+                    serializer.serialize(Topics.TRANSACTION_DECISIONS.name(), decision));
+            record.headers().add(Decisions.REQUEST_FINGERPRINT_HEADER, madeFor.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            producer.send(record).get();
         }
     }
 
@@ -142,6 +151,30 @@ class AuthorizeResourceTest {
                 .body("outcome", equalTo("BLOCK"))
                 .body("reasons.ruleId", hasItem("very-large-amount-block"))
                 .body("ruleSetVersion", equalTo(10));
+    }
+
+    /**
+     * The decision that comes back was made for another request under this transaction id (the topology answers a
+     * reused id with its first decision, and dead-letters the request): a 409 naming the field, never that decision.
+     * The happy path above also proves that ingest's fingerprint of a request is the one computed from the log.
+     */
+    @Test
+    void aDecisionMadeForAnotherRequestUnderTheSameTransactionIdIsAConflict() throws Exception {
+        awaitReady();
+        String id = "auth-conflict-" + UUID.randomUUID();
+        var answer = authorizeAsync(payment(id, "12.00", "5411"), 10_000);
+        var request = requestOnTheLog(id);
+        // Another amount under the same id (changed in place and put back: a copy would need Avro to load the classes
+        // again, which goes wrong under Quarkus' class loaders).
+        var amount = request.getAmount();
+        request.setAmount(io.streamhouse.domain.events.Monies.of("13.00", "EUR"));
+        String otherRequest = HexFormat.of().formatHex(Fingerprints.of(request));
+        request.setAmount(amount);
+        decide(request, OpenTelemetry.noop(), otherRequest);
+        answer.get(20, TimeUnit.SECONDS).then().statusCode(409)
+                .contentType("application/problem+json")
+                .body("title", equalTo("Transaction already decided"))
+                .body("errors.field", hasItem("transactionId"));
     }
 
     @Inject

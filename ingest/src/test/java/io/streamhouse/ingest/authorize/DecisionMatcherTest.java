@@ -46,8 +46,8 @@ class DecisionMatcherTest {
 
     @Test
     void decisionsNobodyWaitsForAreRememberedButNotDecoded() {
-        boolean handed = matcher.arrived("tx-other-1", decided("tx-other-1", "12.00"));
-        matcher.arrived("tx-other-2", decided("tx-other-2", "13.00"));
+        boolean handed = matcher.arrived("tx-other-1", decided("tx-other-1", "12.00"), null);
+        matcher.arrived("tx-other-2", decided("tx-other-2", "13.00"), null);
 
         assertThat(handed).isFalse();
         assertThat(decoded).hasValue(0);
@@ -56,36 +56,36 @@ class DecisionMatcherTest {
     @Test
     void aWaitingRequestGetsItsOwnDecisionDecodedOnce() {
         var mine = matcher.await("tx-1");
-        matcher.arrived("tx-0", decided("tx-0", "12.00"));
+        matcher.arrived("tx-0", decided("tx-0", "12.00"), null);
         assertThat(mine).isNotDone();
 
-        boolean handed = matcher.arrived("tx-1", decided("tx-1", "1500.00"));
+        boolean handed = matcher.arrived("tx-1", decided("tx-1", "1500.00"), null);
 
         assertThat(handed).isTrue();
         assertThat(mine).isCompleted();
-        assertThat(mine.join().getTransactionId()).isEqualTo("tx-1");
-        assertThat(mine.join().getOutcome().name()).isEqualTo("REVIEW");
+        assertThat(mine.join().decision().getTransactionId()).isEqualTo("tx-1");
+        assertThat(mine.join().decision().getOutcome().name()).isEqualTo("REVIEW");
         assertThat(decoded).hasValue(1);
         assertThat(matcher.waitingCount()).isZero();
     }
 
     @Test
     void aRetryFindsTheDecisionThatAlreadyWentBy() {
-        matcher.arrived("tx-2", decided("tx-2", "12.00"));
+        matcher.arrived("tx-2", decided("tx-2", "12.00"), null);
 
         var retry = matcher.await("tx-2");
 
         assertThat(retry).isCompleted();
-        assertThat(retry.join().getTransactionId()).isEqualTo("tx-2");
+        assertThat(retry.join().decision().getTransactionId()).isEqualTo("tx-2");
         assertThat(matcher.waitingCount()).isZero();
     }
 
     @Test
     void onlyTheMostRecentDecisionsAreRemembered() {
-        matcher.arrived("tx-a", decided("tx-a", "1.00"));
-        matcher.arrived("tx-b", decided("tx-b", "2.00"));
-        matcher.arrived("tx-c", decided("tx-c", "3.00"));
-        matcher.arrived("tx-d", decided("tx-d", "4.00"));
+        matcher.arrived("tx-a", decided("tx-a", "1.00"), null);
+        matcher.arrived("tx-b", decided("tx-b", "2.00"), null);
+        matcher.arrived("tx-c", decided("tx-c", "3.00"), null);
+        matcher.arrived("tx-d", decided("tx-d", "4.00"), null);
 
         assertThat(matcher.await("tx-a")).isNotDone();
         assertThat(matcher.await("tx-d")).isCompleted();
@@ -95,7 +95,7 @@ class DecisionMatcherTest {
     void anUnreadableDecisionLeavesTheRequestWaitingForItsDeadline() {
         var mine = matcher.await("tx-3");
 
-        boolean handed = matcher.arrived("tx-3", "garbage".getBytes(StandardCharsets.UTF_8));
+        boolean handed = matcher.arrived("tx-3", "garbage".getBytes(StandardCharsets.UTF_8), null);
 
         assertThat(handed).isFalse();
         assertThat(mine).isNotDone();
@@ -105,7 +105,7 @@ class DecisionMatcherTest {
     void aDecisionWhoseKeyNamesAnotherTransactionIsNotHandedOut() {
         var mine = matcher.await("tx-4");
 
-        boolean handed = matcher.arrived("tx-4", decided("tx-5", "12.00"));
+        boolean handed = matcher.arrived("tx-4", decided("tx-5", "12.00"), null);
 
         assertThat(handed).isFalse();
         assertThat(mine).isNotDone();
@@ -116,9 +116,22 @@ class DecisionMatcherTest {
         var mine = matcher.await("tx-6");
         matcher.forget("tx-6", mine);
 
-        matcher.arrived("tx-6", decided("tx-6", "12.00"));
+        matcher.arrived("tx-6", decided("tx-6", "12.00"), null);
 
         assertThat(mine).isNotDone();
         assertThat(decoded).hasValue(0);
+    }
+
+    @Test
+    void aDecisionComesWithTheFingerprintOfTheRequestItWasMadeFor() {
+        var mine = matcher.await("tx-7");
+        matcher.arrived("tx-7", decided("tx-7", "12.00"), "abc1");
+
+        assertThat(mine.join().requestFingerprint()).isEqualTo("abc1");
+        assertThat(mine.join().isFor("abc1")).isTrue();
+        assertThat(mine.join().isFor("abc2")).as("made for another request").isFalse();
+        assertThat(matcher.await("tx-7").join().requestFingerprint()).as("remembered with it").isEqualTo("abc1");
+        assertThat(new DecisionMatcher.Match(mine.join().decision(), null).isFor("abc2"))
+                .as("a decision written before decisions carried the fingerprint").isTrue();
     }
 }
