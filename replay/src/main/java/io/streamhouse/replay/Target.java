@@ -113,7 +113,7 @@ public enum Target {
         return switch (this) {
             case SERVING -> List.of(applicationId + "-" + ServingStores.CUSTOMER_ORDERS_REPARTITION + "-repartition",
                     applicationId + "-" + ServingStores.CUSTOMER_DECISIONS_REPARTITION + "-repartition");
-            case DECISIONS -> List.of();
+            case DECISIONS -> List.of(applicationId + "-" + DecisionTopology.DECIDED_TOPIC);
         };
     }
 

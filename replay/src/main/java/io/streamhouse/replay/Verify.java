@@ -206,7 +206,10 @@ final class Verify {
         return new Report.DecisionReport(transactions.size(), divergent, ruleSets, differences);
     }
 
-    /** The decisions on {@code topic} of the given transactions, without the fields a rerun may not reproduce. */
+    /**
+     * The decisions on {@code topic} of the given transactions, without the fields a rerun may not reproduce, each
+     * distinct decision of a transaction once.
+     */
     Map<String, List<TransactionDecision>> decisions(String topic, Set<String> transactions) {
         Deserializer<TransactionDecision> decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
         Map<String, List<TransactionDecision>> byId = new LinkedHashMap<>();
@@ -218,7 +221,14 @@ final class Verify {
                 return;
             }
             if (transactions.contains(d.getTransactionId())) {
-                byId.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>()).add(comparable(d));
+                // A repeated decision (the decision app is at-least-once: its first decision of a transaction id is
+                // written again after a crash or for a retried request) is the same decision: kept once. A different
+                // one is kept, and the comparison reports it.
+                List<TransactionDecision> seen = byId.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>());
+                TransactionDecision c = comparable(d);
+                if (!seen.contains(c)) {
+                    seen.add(c);
+                }
             }
         });
         return new TreeMap<>(byId);
