@@ -37,6 +37,7 @@ final class HttpLoad {
 
     private final HttpClient http;
     private final URI authorize;
+    private final URI probe;
     private final BenchPayments payments;
     private final String token;
     private final Clock clock = Clock.systemUTC();
@@ -50,6 +51,7 @@ final class HttpLoad {
                     return t;
                 })).build();
         this.authorize = ingest.resolve("/v1/transactions/authorize?deadlineMs=" + deadlineMillis);
+        this.probe = ingest.resolve("/v1/transactions/authorize?deadlineMs=" + PROBE_DEADLINE.toMillis());
         this.payments = payments;
     }
 
@@ -74,6 +76,47 @@ final class HttpLoad {
         }
         done.await(60, TimeUnit.SECONDS);
         return tally.result(pacer.count(), Duration.ofNanos(System.nanoTime() - began));
+    }
+
+    /** Ingest's longest deadline (streamhouse.authorize.max-deadline). */
+    private static final Duration PROBE_DEADLINE = Duration.ofSeconds(10);
+
+    /**
+     * Waits until the decision app has worked off everything sent before: rounds of {@code probes} payments on as many
+     * new cards, at once, with the longest deadline, until every probe of a round is decided. Each card's requests are
+     * decided in order on its partition, so a decided probe means its partition's backlog is gone; 60 cards miss one
+     * of 6 partitions with a probability of about 1e-4.
+     *
+     * @return how long it took, or empty if {@code timeout} passed first
+     */
+    java.util.Optional<Duration> drain(String phase, int probes, Duration timeout) throws InterruptedException {
+        long began = System.nanoTime();
+        for (int round = 0; System.nanoTime() - began < timeout.toNanos(); round++) {
+            CountDownLatch done = new CountDownLatch(probes);
+            LongAdder decided = new LongAdder();
+            for (int k = 0; k < probes; k++) {
+                // One new card per probe: payments 4k.. of a phase are card k's.
+                HttpRequest request = HttpRequest.newBuilder(probe).timeout(PROBE_DEADLINE.plusSeconds(5))
+                        .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase + "-" + round, 4L * k, clock.instant()))).build();
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
+                    try {
+                        if (e == null && r.statusCode() == 200 && JSON.readTree(r.body()).path("decided").asBoolean()) {
+                            decided.increment();
+                        }
+                    } catch (java.io.IOException ignored) {
+                        // not decided
+                    } finally {
+                        done.countDown();
+                    }
+                });
+            }
+            done.await(PROBE_DEADLINE.toSeconds() + 10, TimeUnit.SECONDS);
+            if (decided.sum() == probes) {
+                return java.util.Optional.of(Duration.ofNanos(System.nanoTime() - began));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private HttpRequest request(String phase, long i) {
