@@ -67,7 +67,8 @@ public class DecisionWaiter {
         this.consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).consumer(
                 config.kafka().bootstrapServers(), Map.<String, Object>of(
                 ConsumerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest-decision-waiter",
-                // Decisions come from an exactly-once topology: never hand out one whose transaction may abort.
+                // The decision app may run exactly-once: never hand out a decision whose transaction may abort. At
+                // least once (the default) its records are not transactional and read_committed sees them at once.
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000)),
