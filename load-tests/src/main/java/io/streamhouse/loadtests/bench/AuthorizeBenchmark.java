@@ -63,6 +63,11 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
     int size;
     @Option(names = "--deadline-ms", defaultValue = "5000", description = "Authorize deadline asked for (?deadlineMs=) (default ${DEFAULT-VALUE}).")
     int deadlineMillis;
+    @Option(names = "--fresh-minute", defaultValue = "0", description = "Before anything else, authorize at this rate for"
+            + " --fresh-duration with no warm-up: the first minute after a fresh stack reported ready (0: skip) (default ${DEFAULT-VALUE}).")
+    int freshRate;
+    @Option(names = "--fresh-duration", defaultValue = "PT60S", description = "Length of the --fresh-minute phase (default ${DEFAULT-VALUE}).")
+    Duration freshDuration;
     @Option(names = "--tools", defaultValue = "load-tests/target", description = "Directory holding kafka-tools.classpath (default ${DEFAULT-VALUE}).")
     Path tools;
 
@@ -84,6 +89,17 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         out.printf(Locale.ROOT, "Authorize benchmark %s at %s: rates %s for %s each, warm-up %s, relay commit interval %s, %d cores%n",
                 runId, Instant.now(), rates, duration, warmup, commitInterval, Runtime.getRuntime().availableProcessors());
 
+        String fresh = null;
+        if (freshRate > 0) {
+            // First, before the JIT or the caches warmed up on anything: what a payments service meets after a deploy.
+            HttpLoad first = new HttpLoad(ingestUri, new BenchPayments(runId, 7), deadlineMillis,
+                    io.streamhouse.security.StackTokens.read(data, io.streamhouse.security.Roles.PAYMENTS));
+            HttpLoad.Result r = first.openLoop("f", freshRate, freshDuration);
+            fresh = String.format(Locale.ROOT, "First %s after readiness at %d/s, no warm-up: %s (sent %d, decided %d, fallback %d, 429 %d, failed %d %s, not sent %d)",
+                    freshDuration, freshRate, r.answered().summary(), r.sent(), r.decidedCount(), r.fallback(), r.refused(),
+                    r.failed(), r.failures(), r.notSent());
+            out.println(fresh);
+        }
         KafkaTool.EndToEnd e2e = endToEnd(runId);
         out.printf(Locale.ROOT, "Kafka EndToEndLatency (%d messages, %d B, acks=all): p50 %d ms, p99 %d ms, p99.9 %d ms%n",
                 e2eMessages, size, e2e.p50(), e2e.p99(), e2e.p999());
@@ -142,6 +158,9 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         out.println();
         out.print(ceiling);
         out.printf(Locale.ROOT, "%nThroughput ceiling: %d/s sustained (the highest step that passed)%n", sustainedRate);
+        if (fresh != null) {
+            out.println(fresh);
+        }
         return 0;
     }
 
