@@ -221,17 +221,23 @@ final class Verify {
                 return;
             }
             if (transactions.contains(d.getTransactionId())) {
-                // A repeated decision (the decision app is at-least-once: its first decision of a transaction id is
-                // written again after a crash or for a retried request) is the same decision: kept once. A different
-                // one is kept, and the comparison reports it.
-                List<TransactionDecision> seen = byId.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>());
-                TransactionDecision c = comparable(d);
-                if (!seen.contains(c)) {
-                    seen.add(c);
-                }
+                collect(byId, d);
             }
         });
         return new TreeMap<>(byId);
+    }
+
+    /**
+     * Adds one decision read from a topic. A repeated decision (the decision app is at-least-once: its first decision
+     * of a transaction id is written again after a crash or for a retried request) is the same decision: kept once. A
+     * different one is kept, and the comparison reports it.
+     */
+    static void collect(Map<String, List<TransactionDecision>> byId, TransactionDecision d) {
+        List<TransactionDecision> seen = byId.computeIfAbsent(d.getTransactionId(), k -> new ArrayList<>());
+        TransactionDecision c = comparable(d);
+        if (!seen.contains(c)) {
+            seen.add(c);
+        }
     }
 
     /** The decider's wall clock (latency, recordedAt) is informational: a rerun cannot and need not reproduce it. */
