@@ -22,7 +22,12 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,16 +46,25 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The job with {@code --engine cep} as it runs in production (Kafka sources, state on the heap, exactly-once Kafka
- * sinks, a MiniCluster): the CEP library's partial matches survive a stop with savepoint and a restore from a retained
- * checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted when event time passes it, and
- * a savepoint of the removed matcher's job (on RocksDB) restores into this one (on the heap) with the sources'
- * offsets. Each job starts at the end
- * of the event topics (the other tests' events would put its event time ahead) and lets a silent partition go idle at
- * once, so event time is these events' alone.
+ * sinks), every job of the class on one MiniCluster: the CEP library's partial matches survive a stop with savepoint
+ * and a restore from a retained checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted
+ * when event time passes it, and a savepoint of the removed matcher's job (on RocksDB) restores into this one (on the
+ * heap) with the sources' offsets. Each job starts at the end of the event topics (the other tests' events would put
+ * its event time ahead) and lets a silent partition go idle at once, so event time is these events' alone.
  */
 class CepEngineIT {
+    private static final ClassCluster CLUSTER = new ClassCluster();
+    /** One MiniCluster for the class: every job here, and every restore of a savepoint or checkpoint, runs on it. */
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = CLUSTER.extension();
+
     private final EmbeddedPlatform platform = SharedPlatform.get();
-    private final KafkaTestIo kafka = new KafkaTestIo(platform);
+    private final KafkaTestIo kafka = KafkaTestIo.onTheClassCluster(platform);
+
+    @AfterEach
+    void cancelLeftovers(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        ClassCluster.cancelLeftovers(cluster);
+    }
 
     /**
      * The CEP library's partial match (two smalls, then a third) through both ways the job restarts: a stop with
@@ -66,16 +80,15 @@ class CepEngineIT {
         kafka.startAtTheEnd(group);
 
         JobClient job = start(group, checkpoints);
-        kafka.send(List.of(tx(payment("s1-" + card, card, "1.00", t0)), tx(payment("s2-" + card, card, "1.00", t0.plusSeconds(60)))));
-        awaitCommitted(group);
+        sendAndAwaitCheckpointed(job, Topics.TRANSACTION_REQUESTS, List.of(tx(payment("s1-" + card, card, "1.00", t0)),
+                tx(payment("s2-" + card, card, "1.00", t0.plusSeconds(60)))));
         String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
 
         // From the savepoint: a third small one; cancel once a checkpoint has it (no alert written: no open
         // transaction left on an alert partition).
         job = start(group, checkpoints, "--restore", savepoint);
-        kafka.send(List.of(tx(payment("s3-" + card, card, "1.00", t0.plusSeconds(120)))));
-        awaitCommitted(group);
+        sendAndAwaitCheckpointed(job, Topics.TRANSACTION_REQUESTS, List.of(tx(payment("s3-" + card, card, "1.00", t0.plusSeconds(120)))));
         job.cancel().get(30, TimeUnit.SECONDS);
 
         // From the newest retained checkpoint.
@@ -106,9 +119,8 @@ class CepEngineIT {
         kafka.startAtTheEnd(group);
 
         JobClient job = start(group, checkpoints);
-        kafka.send(List.of(parcelScan(scan("out-" + parcel, parcel, ParcelStatus.OUT_FOR_DELIVERY,
-                t0.plus(Duration.ofHours(4)), t0))));
-        awaitCommitted(group, Topics.PARCEL_SCANS);
+        sendAndAwaitCheckpointed(job, Topics.PARCEL_SCANS, List.of(parcelScan(scan("out-" + parcel, parcel,
+                ParcelStatus.OUT_FOR_DELIVERY, t0.plus(Duration.ofHours(4)), t0))));
         String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
 
@@ -149,8 +161,7 @@ class CepEngineIT {
         kafka.startAtTheEnd(group);
 
         JobClient job = matcherShapedJob(group, checkpoints);
-        kafka.send(cardTest(before, t0));
-        awaitCommitted(group);
+        sendAndAwaitCheckpointed(job, Topics.TRANSACTION_REQUESTS, cardTest(before, t0));
         String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
 
@@ -182,7 +193,7 @@ class CepEngineIT {
                 "--registry", platform.schemaRegistryUrl().toString(), "--group-id", group,
                 "--checkpoint-dir", checkpoints.toString(), "--state-backend", "rocksdb", "--parallelism", "2"},
                 Map.of());
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, CepMain.configuration(options));
+        StreamExecutionEnvironment env = kafka.environment(2, CepMain.configuration(options));
         env.enableCheckpointing(500, CheckpointingMode.EXACTLY_ONCE);
         CepSources sources = KafkaCepIo.sources(platform.bootstrapServers(), group,
                 RegistryClientFactory.url(platform.schemaRegistryUrl().toString()));
@@ -265,6 +276,13 @@ class CepEngineIT {
      */
     private List<Alert> alertsOf(String subject) {
         return kafka.alertsWritten().stream().filter(a -> a.getSubject().getId().equals(subject)).toList();
+    }
+
+    /** Writes the events and waits until a checkpoint of the job holds them. */
+    private void sendAndAwaitCheckpointed(JobClient job, Topic<?, ?> topic, List<GeneratedEvent> events) throws Exception {
+        var from = kafka.endOffsetsByPartition(topic);
+        kafka.send(events);
+        CLUSTER.awaitCheckpointed(job, from, kafka.endOffsetsByPartition(topic));
     }
 
     private void awaitCommitted(String group) {

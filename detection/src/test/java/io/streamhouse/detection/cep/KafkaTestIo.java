@@ -12,6 +12,7 @@ import io.streamhouse.loadtests.generator.KafkaSink;
 import io.streamhouse.platform.EmbeddedPlatform;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
@@ -38,9 +39,38 @@ import java.util.UUID;
 /** Talks to the shared platform's broker for the CEP integration tests: writes events, reads what the job wrote. */
 final class KafkaTestIo {
     private final EmbeddedPlatform platform;
+    private final boolean onTheClassCluster;
 
+    /** Each job in a MiniCluster of its own, as {@code CepMain --local} runs it. */
     KafkaTestIo(EmbeddedPlatform platform) {
+        this(platform, false);
+    }
+
+    private KafkaTestIo(EmbeddedPlatform platform, boolean onTheClassCluster) {
         this.platform = platform;
+        this.onTheClassCluster = onTheClassCluster;
+    }
+
+    /**
+     * Every job on the test class's MiniCluster ({@link ClassCluster}), which the class registers as an extension.
+     * A savepoint or retained checkpoint restores into a job on the same cluster just as into a new one (what a
+     * restore reads is on the file system), and the class pays for one cluster start rather than one per job.
+     */
+    static KafkaTestIo onTheClassCluster(EmbeddedPlatform platform) {
+        return new KafkaTestIo(platform, true);
+    }
+
+    /**
+     * An environment for a job of these tests: on the class's MiniCluster (the context environment its extension
+     * installs), or on a MiniCluster of the job's own.
+     */
+    StreamExecutionEnvironment environment(int parallelism, Configuration conf) {
+        if (onTheClassCluster) {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+            env.setParallelism(parallelism);
+            return env;
+        }
+        return StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
     }
 
     void send(List<GeneratedEvent> events) throws Exception {
@@ -192,6 +222,17 @@ final class KafkaTestIo {
         }
     }
 
+    /** The end offset of each of the topic's partitions. */
+    Map<TopicPartition, Long> endOffsetsByPartition(Topic<?, ?> topic) {
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
+                    .map(p -> new TopicPartition(topic.name(), p.partition())).toList();
+            return consumer.endOffsets(partitions);
+        }
+    }
+
     long endOffsets(Topic<?, ?> topic) {
         try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()),
@@ -202,7 +243,10 @@ final class KafkaTestIo {
         }
     }
 
-    /** The job on this platform's Kafka in a MiniCluster in this JVM, as {@code CepMain --local} runs it. */
+    /**
+     * The job on this platform's Kafka in a MiniCluster in this JVM, as {@code CepMain --local} runs it (on the class's
+     * cluster if this was made {@link #onTheClassCluster}).
+     */
     JobClient start(String groupId, Path checkpoints, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("--bootstrap", platform.bootstrapServers(),
                 "--registry", platform.schemaRegistryUrl().toString(), "--group-id", groupId,
@@ -215,7 +259,7 @@ final class KafkaTestIo {
             CepMain.latestRetainedCheckpoint(checkpoints.toString())
                     .ifPresent(p -> conf.set(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH, p));
         }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), conf);
+        StreamExecutionEnvironment env = environment(options.parallelism(), conf);
         CepMain.wire(env, options);
         return env.executeAsync(CepMain.JOB_NAME);
     }
