@@ -14,8 +14,13 @@ import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.platform.SharedPlatform;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -34,11 +40,21 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The job as it runs in production, on the shared platform's broker and registry: Kafka sources, state on the heap,
- * exactly-once Kafka sinks committed with checkpoints, in a MiniCluster.
+ * exactly-once Kafka sinks committed with checkpoints; every job of the class on one MiniCluster.
  */
 class CepJobIT {
+    private static final ClassCluster CLUSTER = new ClassCluster();
+    /** One MiniCluster for the class: every job here, and every restore of a savepoint or checkpoint, runs on it. */
+    @RegisterExtension
+    static final MiniClusterExtension MINI_CLUSTER = CLUSTER.extension();
+
     private final EmbeddedPlatform platform = SharedPlatform.get();
-    private final KafkaTestIo kafka = new KafkaTestIo(platform);
+    private final KafkaTestIo kafka = KafkaTestIo.onTheClassCluster(platform);
+
+    @AfterEach
+    void cancelLeftovers(@InjectMiniCluster MiniCluster cluster) throws Exception {
+        ClassCluster.cancelLeftovers(cluster);
+    }
 
     @Test
     void generatedTrafficOnKafkaYieldsEveryPlantedAlertExactlyOnceAndUnreadableRecordsGoToTheDlq() throws Exception {
@@ -98,17 +114,19 @@ class CepJobIT {
         Instant t0 = Instant.parse("2026-06-01T10:00:00Z");
         String card = "tok_restore_" + UUID.randomUUID();
 
-        // 1. Two small payments, then stop with a savepoint.
+        // 1. Two small payments, then stop with a savepoint (once a checkpoint holds the topic to its end: the job
+        // reads it from the start).
         JobClient job = kafka.start(group, checkpoints);
         kafka.send(List.of(tx(payment("s1-" + card, card, "1.00", t0)), tx(payment("s2-" + card, card, "1.00", t0.plusSeconds(60)))));
-        awaitCommitted(group);
+        var read = kafka.endOffsetsByPartition(Topics.TRANSACTION_REQUESTS);
+        CLUSTER.awaitCheckpointed(job, Map.of(), read);
         String savepoint = job.stopWithSavepoint(false, checkpoints.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
 
         // 2. From the savepoint: a third small one; cancel once a checkpoint has it (the checkpoint is retained).
         job = kafka.start(group, checkpoints, "--restore", savepoint);
         kafka.send(List.of(tx(payment("s3-" + card, card, "1.00", t0.plusSeconds(120)))));
-        awaitCommitted(group);
+        CLUSTER.awaitCheckpointed(job, read, kafka.endOffsetsByPartition(Topics.TRANSACTION_REQUESTS));
         job.cancel().get(30, TimeUnit.SECONDS);
 
         // 3. From the newest retained checkpoint: the large payment completes the card test begun before both restarts.
@@ -143,6 +161,7 @@ class CepJobIT {
             for (int burst = 0; burst < 2; burst++) {
                 Instant t = t0.plus(Duration.ofHours(burst));
                 String large = "idle-" + burst + "L-" + card;
+                var from = kafka.endOffsetsByPartition(Topics.TRANSACTION_REQUESTS);
                 kafka.send(List.of(tx(payment("idle-" + burst + "s0-" + card, card, "1.00", t)),
                         tx(payment("idle-" + burst + "s1-" + card, card, "1.00", t.plusSeconds(1))),
                         tx(payment("idle-" + burst + "s2-" + card, card, "1.00", t.plusSeconds(2))),
@@ -154,18 +173,13 @@ class CepJobIT {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                         assertThat(kafka.alertsWritten()).as("burst starting " + t)
                                 .anySatisfy(a -> assertThat(a.getMatchedEventIds()).contains("evt-" + large)));
-                // the source commits its offsets with a checkpoint (every 0.5 s): by then the quiet topic is idle
-                awaitCommitted(group);
+                // a checkpoint (every 0.5 s) begun after the burst was read has completed: by then the quiet topic
+                // is idle (0.2 s)
+                CLUSTER.awaitCheckpointed(job, from, kafka.endOffsetsByPartition(Topics.TRANSACTION_REQUESTS));
             }
         } finally {
             job.cancel().get(30, TimeUnit.SECONDS);
         }
-    }
-
-    private void awaitCommitted(String group) {
-        long end = kafka.endOffsets(Topics.TRANSACTION_REQUESTS);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
-                .until(() -> kafka.committed(group, Topics.TRANSACTION_REQUESTS) >= end);
     }
 
     private static GeneratedEvent tx(io.streamhouse.domain.event.TransactionAuthorizationRequested t) {
