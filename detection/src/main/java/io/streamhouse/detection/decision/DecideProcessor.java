@@ -1,5 +1,6 @@
 package io.streamhouse.detection.decision;
 
+import io.streamhouse.detection.streams.Decoded;
 import io.streamhouse.domain.decision.CardActivities;
 import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.RuleSet;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -39,12 +41,12 @@ import java.util.Set;
  * for {@link FirstDecision}, which keeps the first decision of each transaction id and is the only step that writes
  * decisions. A request processed twice (a retry, or the replay of a crashed task's uncommitted input) is recorded in the
  * card's activity once (per transaction id) and may be decided twice here; only the first reaches the decisions topic.
- * <p>The rule set is read from the global store for every request
- * (a handful of small rules), so a new rule version is used from the next request on. A definition that cannot be
+ * <p>The rules store is read for every request (a handful of small rules), so a new rule version is used from the
+ * next request on; the rule set is built again only when the store changed. A definition that cannot be
  * read or applied is skipped with a warning rather than stopping decisions (the admin endpoint validates before
  * publishing, so this only guards against foreign writers).
  */
-final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuthorizationRequested, DecidedTransaction> {
+final class DecideProcessor implements FixedKeyProcessor<String, Decoded<TransactionAuthorizationRequested>, DecidedTransaction> {
     private static final Logger LOG = LoggerFactory.getLogger(DecideProcessor.class);
 
     private final Clock clock;
@@ -52,27 +54,26 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
     private final Deserializer<Alert> alertDeserializer;
     private final Serializer<TransactionDecision> decisionSerializer;
     private final String decisionsTopic;
-    private final Serializer<TransactionAuthorizationRequested> requestSerializer;
     private final Set<String> reportedBadRules = new HashSet<>();
     private FixedKeyProcessorContext<String, DecidedTransaction> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
     private KeyValueStore<String, CardActivity> cards;
     private KeyValueStore<String, CustomerProfile> profiles;
     private TimestampedKeyValueStore<String, byte[]> alerts;
+    private List<RawRule> rulesRead;
+    private RuleSet ruleSet;
 
     /**
      * @param decisionsTopic the topic the decisions are written to (its name picks the registry subject the decision is
      *                       encoded under, as the sink's serializer would)
      */
     DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<Alert> alertDeserializer,
-                    Serializer<TransactionDecision> decisionSerializer, String decisionsTopic,
-                    Serializer<TransactionAuthorizationRequested> requestSerializer) {
+                    Serializer<TransactionDecision> decisionSerializer, String decisionsTopic) {
         this.clock = clock;
         this.ruleDeserializer = ruleDeserializer;
         this.alertDeserializer = alertDeserializer;
         this.decisionSerializer = decisionSerializer;
         this.decisionsTopic = decisionsTopic;
-        this.requestSerializer = requestSerializer;
     }
 
     @Override
@@ -85,8 +86,8 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
     }
 
     @Override
-    public void process(FixedKeyRecord<String, TransactionAuthorizationRequested> record) {
-        TransactionAuthorizationRequested request = record.value();
+    public void process(FixedKeyRecord<String, Decoded<TransactionAuthorizationRequested>> record) {
+        TransactionAuthorizationRequested request = record.value().value();
         CardActivity before = cards.get(request.getCardToken());
         CardActivity after = CardActivities.record(before == null ? CardActivities.empty(request.getCardToken()) : before, request);
         cards.put(request.getCardToken(), after);
@@ -97,14 +98,11 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
                 customerId == null ? null : read(alerts, Topics.FRAUD_ALERTS.name(), customerId, alertDeserializer));
         TransactionDecision decision = DecisionTopology.decide(request, features, currentRules(), clock);
         var meta = context.recordMetadata();
-        // The request is encoded again rather than carried raw from the decoding step (under its own topic's subject,
-        // where its schema is registered): only a conflict's dead letter ever reads it.
-        byte[] requestBytes = requestSerializer.serialize(Topics.TRANSACTION_REQUESTS.name(), request);
         context.forward(record.withValue(DecidedTransaction.newBuilder()
                 .setTransactionId(request.getTransactionId())
                 .setRequestFingerprint(ByteBuffer.wrap(Fingerprints.of(request)))
                 .setDecision(ByteBuffer.wrap(decisionSerializer.serialize(decisionsTopic, decision)))
-                .setRequest(ByteBuffer.wrap(requestBytes))
+                .setRequest(ByteBuffer.wrap(record.value().raw())) // as read: only a conflict's dead letter uses it
                 .setRequestPartition(meta.map(m -> m.partition()).orElse(-1))
                 .setRequestOffset(meta.map(m -> m.offset()).orElse(-1L))
                 .build()));
@@ -126,25 +124,51 @@ final class DecideProcessor implements FixedKeyProcessor<String, TransactionAuth
         }
     }
 
+    /**
+     * The rule set in the rules store: rebuilt (decoded and validated) only when an entry of the store changed since the
+     * last request, which is rare; otherwise the set built then. The store is still read for every request, so a new
+     * rule version is used from the next request on, as before.
+     */
     private RuleSet currentRules() {
-        List<RuleDefinition> definitions = new ArrayList<>();
+        List<RawRule> raw = new ArrayList<>(rulesRead == null ? 8 : rulesRead.size());
         try (KeyValueIterator<String, ValueAndTimestamp<byte[]>> it = rules.all()) {
             while (it.hasNext()) {
                 var entry = it.next();
-                if (entry.value == null || entry.value.value() == null) {
-                    continue;
-                }
-                try {
-                    RuleDefinition d = ruleDeserializer.deserialize(Topics.RULES.name(), entry.value.value());
-                    Rules.validate(d);
-                    definitions.add(d);
-                } catch (RuntimeException e) {
-                    if (reportedBadRules.add(entry.key + "@" + entry.value.timestamp())) {
-                        LOG.warn("Skipping rule '{}' from {}: {}", entry.key, Topics.RULES.name(), e.getMessage());
-                    }
+                if (entry.value != null && entry.value.value() != null) {
+                    raw.add(new RawRule(entry.key, entry.value.value(), entry.value.timestamp()));
                 }
             }
         }
-        return RuleSet.of(definitions);
+        if (ruleSet != null && raw.equals(rulesRead)) {
+            return ruleSet;
+        }
+        List<RuleDefinition> definitions = new ArrayList<>();
+        for (RawRule r : raw) {
+            try {
+                RuleDefinition d = ruleDeserializer.deserialize(Topics.RULES.name(), r.value());
+                Rules.validate(d);
+                definitions.add(d);
+            } catch (RuntimeException e) {
+                if (reportedBadRules.add(r.key() + "@" + r.timestamp())) {
+                    LOG.warn("Skipping rule '{}' from {}: {}", r.key(), Topics.RULES.name(), e.getMessage());
+                }
+            }
+        }
+        rulesRead = raw;
+        ruleSet = RuleSet.of(definitions);
+        return ruleSet;
+    }
+
+    /** One entry of the rules store as read: equal when key, bytes and timestamp are. */
+    private record RawRule(String key, byte[] value, long timestamp) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RawRule r && r.key.equals(key) && r.timestamp == timestamp && Arrays.equals(r.value, value);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode() * 31 + Arrays.hashCode(value);
+        }
     }
 }

@@ -162,11 +162,10 @@ public final class DecisionTopology {
                         Stores.persistentWindowStore(FIRST_DECISIONS_STORE, config.remember(), Duration.ofMillis(1), false),
                         Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
                 .withCachingDisabled());
-        var written = DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
+        var written = DeadLetters.readDecodedOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
                         v -> inputKey(Topics.TRANSACTION_REQUESTS, v), "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
-                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer(), decisionSerde.serializer(), decisionsTopic,
-                                requestSerde.serializer()),
+                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer(), decisionSerde.serializer(), decisionsTopic),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
                 .selectKey((card, decided) -> decided.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .repartition(Repartitioned.with(Serdes.String(), serdes.stateSerde(DecidedTransaction.class))

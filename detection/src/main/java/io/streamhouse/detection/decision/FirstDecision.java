@@ -1,8 +1,8 @@
 package io.streamhouse.detection.decision;
 
+import io.streamhouse.detection.streams.DeadLetters;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.state.DecidedTransaction;
-import io.streamhouse.domain.topic.DeadLetterHeaders;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -96,25 +96,13 @@ final class FirstDecision implements FixedKeyProcessor<String, DecidedTransactio
 
     private void deadLetter(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decided, String reason) {
         LOG.warn("Dead-lettering request {}-{}@{}: {}", requestsTopic, decided.getRequestPartition(), decided.getRequestOffset(), reason);
-        Headers headers = new RecordHeaders(record.headers().toArray());
-        headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
-        put(headers, DeadLetterHeaders.REASON, reason);
-        put(headers, DeadLetterHeaders.SOURCE_TOPIC, requestsTopic);
-        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(decided.getRequestPartition()));
-        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(decided.getRequestOffset()));
-        put(headers, DeadLetterHeaders.PROCESSOR, processorName);
         byte[] raw = bytes(decided.getRequest());
-        if (raw.length >= 5 && raw[0] == 0) {
-            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
-        }
+        Headers headers = DeadLetters.headers(record.headers(), reason, null, requestsTopic, decided.getRequestPartition(),
+                decided.getRequestOffset(), processorName, raw);
+        headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
         // A dead letter is keyed like the record it came from: the request's card token is in the request; the
         // transaction id is what this step knows, and what the reason names.
         context.forward(record.withValue(new Out(raw, true)).withHeaders(headers));
-    }
-
-    private static void put(Headers headers, String key, String value) {
-        headers.remove(key);
-        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

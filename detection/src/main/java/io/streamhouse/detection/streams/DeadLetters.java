@@ -1,6 +1,9 @@
 package io.streamhouse.detection.streams;
 
+import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topic;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -9,6 +12,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /** Reads a topic so that unreadable records go to its dead-letter topic and processing continues. */
 public final class DeadLetters {
@@ -29,6 +35,18 @@ public final class DeadLetters {
     public static <V> KStream<String, V> readOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
                                                           Deserializer<V> deserializer, java.util.function.Function<V, String> expectedKey,
                                                           String name, OutputTopics outputs) {
+        return readDecodedOrDeadLetter(builder, topic, deserializer, expectedKey, name, outputs)
+                .mapValues(Decoded::value, Named.as(name + "-value"));
+    }
+
+    /**
+     * As above, but each value comes with the raw bytes it was read as ({@link Decoded#raw()}), for a step that may
+     * dead-letter it later (it writes what was read rather than encoding the value again).
+     */
+    public static <V> KStream<String, Decoded<V>> readDecodedOrDeadLetter(StreamsBuilder builder, Topic<String, V> topic,
+                                                                          Deserializer<V> deserializer,
+                                                                          java.util.function.Function<V, String> expectedKey,
+                                                                          String name, OutputTopics outputs) {
         KStream<String, Decoded<V>> decoded = builder
                 .stream(outputs.input(topic.name()), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-source"))
                 .processValues(() -> new DecodeOrDeadLetter<>(deserializer, expectedKey, name + "-decode"), Named.as(name + "-decode"));
@@ -39,7 +57,34 @@ public final class DeadLetters {
                 .mapValues(Decoded::raw, Named.as(name + "-dead-raw"))
                 .to(outputs.deadLetterOf(topic),
                         Produced.with(Serdes.String(), Serdes.ByteArray()).withName(name + "-dead-letter-sink"));
-        return branches.get(name + "-ok").mapValues(Decoded::value, Named.as(name + "-value"));
+        return branches.get(name + "-ok");
+    }
+
+    /**
+     * The headers of a dead letter: the record's own headers, then why it was dead-lettered ({@link DeadLetterHeaders}:
+     * the reason, the exception's class if there was one, where the record was read, which processor refused it, and
+     * the schema id when the raw bytes are in the registry's wire format).
+     */
+    public static Headers headers(Headers original, String reason, Throwable exception, String topic, int partition,
+                                  long offset, String processor, byte[] raw) {
+        Headers headers = new RecordHeaders(original.toArray());
+        put(headers, DeadLetterHeaders.REASON, reason);
+        if (exception != null) {
+            put(headers, DeadLetterHeaders.EXCEPTION, exception.getClass().getName());
+        }
+        put(headers, DeadLetterHeaders.SOURCE_TOPIC, topic);
+        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(partition));
+        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(offset));
+        put(headers, DeadLetterHeaders.PROCESSOR, processor);
+        if (raw != null && raw.length >= 5 && raw[0] == 0) {
+            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
+        }
+        return headers;
+    }
+
+    private static void put(Headers headers, String key, String value) {
+        headers.remove(key);
+        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
     }
 
     private DeadLetters() {

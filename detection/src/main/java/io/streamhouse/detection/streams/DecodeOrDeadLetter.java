@@ -1,8 +1,6 @@
 package io.streamhouse.detection.streams;
 
-import io.streamhouse.domain.topic.DeadLetterHeaders;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -10,8 +8,6 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Decodes a raw value inside the topology instead of in Kafka Streams' deserializer, so that a record that cannot
@@ -60,7 +56,7 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
                         "record key '" + record.key() + "' is not the event's aggregate id '" + key + "'", null);
                 return;
             }
-            context.forward(record.withValue(Decoded.ok(value)));
+            context.forward(record.withValue(Decoded.ok(value, raw)));
         } catch (RuntimeException e) {
             forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), e.getMessage(), e);
         }
@@ -69,25 +65,9 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
     private void forwardFailed(FixedKeyRecord<String, byte[]> record, String topic, int partition, long offset,
                                String reason, RuntimeException e) {
         String why = reason == null ? String.valueOf(e) : reason;
-        LOG.warn("Dead-lettering record {}-{}@{} (key {}): {}", topic, partition, offset, record.key(), why);
-        Headers headers = new RecordHeaders(record.headers().toArray());
-        put(headers, DeadLetterHeaders.REASON, why);
-        if (e != null) {
-            put(headers, DeadLetterHeaders.EXCEPTION, e.getClass().getName());
-        }
-        put(headers, DeadLetterHeaders.SOURCE_TOPIC, topic);
-        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(partition));
-        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(offset));
-        put(headers, DeadLetterHeaders.PROCESSOR, processorName);
         byte[] raw = record.value();
-        if (raw != null && raw.length >= 5 && raw[0] == 0) {
-            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
-        }
+        LOG.warn("Dead-lettering record {}-{}@{} (key {}): {}", topic, partition, offset, record.key(), why);
+        Headers headers = DeadLetters.headers(record.headers(), why, e, topic, partition, offset, processorName, raw);
         context.forward(record.withValue(Decoded.<V>failed(raw == null ? new byte[0] : raw)).withHeaders(headers));
-    }
-
-    private static void put(Headers headers, String key, String value) {
-        headers.remove(key);
-        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
     }
 }
