@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
-import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.ingest.http.EventRequests;
@@ -92,7 +91,7 @@ public class AuthorizeResource {
                     event.getEnvelope().getEventId(), "transactionId", event);
         });
         String id = submission.id();
-        String fingerprint = HexFormat.of().formatHex(Fingerprints.of(submission.event()));
+        String fingerprint = HexFormat.of().formatHex(submission.fingerprint());
         CompletableFuture<DecisionMatcher.Match> decision = waiter.await(id);
         CompletableFuture<?> written;
         try {

@@ -31,7 +31,7 @@ public class EventRequests {
 
     /** Validates one item; returns null when {@code fields} holds its errors. */
     @FunctionalInterface
-    public interface ItemParser<V> {
+    public interface ItemParser<V extends SpecificRecord> {
         Submission<V> parse(JsonNode item, String path, Instant recordedAt, JsonFields fields);
     }
 

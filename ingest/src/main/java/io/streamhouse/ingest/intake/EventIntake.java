@@ -1,6 +1,5 @@
 package io.streamhouse.ingest.intake;
 
-import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.ingest.http.FieldError;
@@ -90,7 +89,7 @@ public class EventIntake {
         try {
             for (int i = 0; i < events.size(); i++) {
                 Submission<V> s = events.get(i);
-                AcceptedEvents.Claim claim = accepted.claim(s.eventId(), fingerprint(s.event()));
+                AcceptedEvents.Claim claim = accepted.claim(s.eventId(), s.fingerprint());
                 claims.add(claim);
                 if (claim instanceof AcceptedEvents.Conflict) {
                     conflicts.add(new FieldError(prefix(events.size(), i) + s.eventIdField(),
@@ -197,10 +196,5 @@ public class EventIntake {
 
     private static String prefix(int size, int index) {
         return size == 1 ? "" : "[" + index + "].";
-    }
-
-    /** The event's fingerprint: its content without what the edge stamps ({@link Fingerprints}). */
-    static byte[] fingerprint(SpecificRecord event) {
-        return Fingerprints.of(event);
     }
 }

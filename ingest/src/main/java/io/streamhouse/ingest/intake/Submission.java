@@ -1,5 +1,8 @@
 package io.streamhouse.ingest.intake;
 
+import io.streamhouse.domain.events.Fingerprints;
+import org.apache.avro.specific.SpecificRecord;
+
 import java.util.Objects;
 
 /**
@@ -9,13 +12,22 @@ import java.util.Objects;
  * @param key          the record key (aggregate id)
  * @param eventId      the envelope's event id: the idempotency key
  * @param eventIdField the request field the event id came from or was derived from, to name in errors
+ * @param fingerprint  the event's content without what the edge stamps ({@link Fingerprints}): what tells a retry
+ *                     from a different event under the same id, here and in the decision topology
  */
-public record Submission<V>(String id, String key, String eventId, String eventIdField, V event) {
+public record Submission<V extends SpecificRecord>(String id, String key, String eventId, String eventIdField, V event,
+                                                   byte[] fingerprint) {
     public Submission {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(eventId, "eventId");
         Objects.requireNonNull(eventIdField, "eventIdField");
         Objects.requireNonNull(event, "event");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+    }
+
+    /** A submission of the event as it is now (it must not change after this: its fingerprint is taken here). */
+    public Submission(String id, String key, String eventId, String eventIdField, V event) {
+        this(id, key, eventId, eventIdField, event, Fingerprints.of(event));
     }
 }

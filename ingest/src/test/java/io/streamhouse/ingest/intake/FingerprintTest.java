@@ -11,11 +11,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class FingerprintTest {
 
-    static VehicleTelemetry reading(String source, double speed, java.time.Instant recordedAt) throws Exception {
+    static Submission<VehicleTelemetry> reading(String source, double speed, java.time.Instant recordedAt) throws Exception {
         var json = new ObjectMapper().readTree("""
                 {"vehicleId": "truck-7", "occurredAt": "2026-03-02T09:00:00Z", "position": {"lat": 1, "lon": 2},
                  "speedKmh": %s, "coolantTempC": 90, "odometerKm": 10}""".formatted(speed));
-        return new TelemetryParser(source).parse(json, "", recordedAt, new JsonFields(), null).event();
+        return new TelemetryParser(source).parse(json, "", recordedAt, new JsonFields(), null);
     }
 
     @Test
@@ -24,9 +24,8 @@ class FingerprintTest {
         var viaMqttLater = reading("ingest-mqtt", 50, T0.plusSeconds(30));
         var faster = reading("ingest-http", 51, T0);
 
-        assertThat(EventIntake.fingerprint(viaHttp)).isEqualTo(EventIntake.fingerprint(viaMqttLater))
-                .isNotEqualTo(EventIntake.fingerprint(faster));
-        assertThat(viaMqttLater.getEnvelope().getSource()).isEqualTo("ingest-mqtt");
-        assertThat(viaMqttLater.getEnvelope().getRecordedAt()).isEqualTo(T0.plusSeconds(30));
+        assertThat(viaHttp.fingerprint()).isEqualTo(viaMqttLater.fingerprint()).isNotEqualTo(faster.fingerprint());
+        assertThat(viaMqttLater.event().getEnvelope().getSource()).isEqualTo("ingest-mqtt");
+        assertThat(viaMqttLater.event().getEnvelope().getRecordedAt()).isEqualTo(T0.plusSeconds(30));
     }
 }
