@@ -3,13 +3,17 @@ package io.streamhouse.ingest.security;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import io.smallrye.jwt.auth.principal.JWTParser;
 import io.streamhouse.security.Roles;
+import io.streamhouse.security.http.CachingJwtParser;
+import jakarta.inject.Inject;
 import io.streamhouse.security.testing.TestTokens;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -55,6 +59,27 @@ class IngestAccessTest {
                     .header("WWW-Authenticate", containsString("invalid_token"))
                     .body(not(containsString(token)));
         }
+    }
+
+    @Inject
+    JWTParser parser;
+
+    /**
+     * A verified token is remembered (its signature is not checked again for each request), which must not let a
+     * token with the same header and claims but another signature through.
+     */
+    @Test
+    void aVerifiedTokenIsRememberedAndACopyWithAnotherSignatureIsStill401() {
+        String token = TestTokens.forRole(Roles.PAYMENTS);
+        as(token).body("{}").post("/v1/transactions").then().statusCode(422);
+        assertThat(parser).isInstanceOf(CachingJwtParser.class);
+        assertThat(((CachingJwtParser) parser).remembers(token)).isTrue();
+
+        int signature = token.lastIndexOf('.') + 1;
+        String resigned = token.substring(0, signature) + (token.charAt(signature) == 'A' ? 'B' : 'A') + token.substring(signature + 1);
+        as(resigned).body("{}").post("/v1/transactions").then()
+                .statusCode(401).header("WWW-Authenticate", containsString("invalid_token"));
+        as(token).body("{}").post("/v1/transactions").then().statusCode(422);
     }
 
     @Test
