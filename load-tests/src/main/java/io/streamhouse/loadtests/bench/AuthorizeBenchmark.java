@@ -68,6 +68,9 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
     int freshRate;
     @Option(names = "--fresh-duration", defaultValue = "PT60S", description = "Length of the --fresh-minute phase (default ${DEFAULT-VALUE}).")
     Duration freshDuration;
+    @Option(names = "--cpu", split = ",", description = "name=pid of the stack's processes (broker, ingest, api: ./streamhouse status"
+            + " lists them) whose CPU time each authorize phase reports per request, with the benchmark's own and the machine's.")
+    List<String> cpu = List.of();
     @Option(names = "--tools", defaultValue = "load-tests/target", description = "Directory holding kafka-tools.classpath (default ${DEFAULT-VALUE}).")
     Path tools;
 
@@ -89,15 +92,18 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         out.printf(Locale.ROOT, "Authorize benchmark %s at %s: rates %s for %s each, warm-up %s, relay commit interval %s, %d cores%n",
                 runId, Instant.now(), rates, duration, warmup, commitInterval, Runtime.getRuntime().availableProcessors());
 
+        CpuUse cpuUse = new CpuUse(CpuUse.parse(cpu));
         String fresh = null;
         if (freshRate > 0) {
             // First, before the JIT or the caches warmed up on anything: what a payments service meets after a deploy.
             HttpLoad first = new HttpLoad(ingestUri, new BenchPayments(runId, 7), deadlineMillis,
                     io.streamhouse.security.StackTokens.read(data, io.streamhouse.security.Roles.PAYMENTS));
+            CpuUse.Snapshot before = cpuUse.snapshot();
             HttpLoad.Result r = first.openLoop("f", freshRate, freshDuration);
+            String freshCpu = cpuUse.isEmpty() ? "" : "; CPU: " + CpuUse.between(before, cpuUse.snapshot(), r.sent());
             fresh = String.format(Locale.ROOT, "First %s after readiness at %d/s, no warm-up: %s (sent %d, decided %d, fallback %d, 429 %d, failed %d %s, not sent %d)",
                     freshDuration, freshRate, r.answered().summary(), r.sent(), r.decidedCount(), r.fallback(), r.refused(),
-                    r.failed(), r.failures(), r.notSent());
+                    r.failed(), r.failures(), r.notSent()) + freshCpu;
             out.println(fresh);
             // The rest measures a drained, warm path; a backlog left by the first minute would be measured instead.
             var drained = first.drain("fd", 60, Duration.ofMinutes(5));
@@ -124,10 +130,15 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
             TwoHopBaseline.Result tx = twoHop.run(runId + "t" + rate, rate, warmup, duration, size, commitInterval, true);
             out.printf(Locale.ROOT, "%5d/s transactional two-hop:  %s (sent %d, received %d)%n", rate, tx.latencies().summary(), tx.sent(), tx.received());
             load.openLoop("w" + rate, rate, warmup);
+            CpuUse.Snapshot before = cpuUse.snapshot();
             HttpLoad.Result auth = load.openLoop("a" + rate, rate, duration);
+            CpuUse.Snapshot after = cpuUse.snapshot();
             out.printf(Locale.ROOT, "%5d/s authorize:              %s (sent %d, decided %d, fallback %d, 429 %d, failed %d %s, not sent %d)%n",
                     rate, auth.answered().summary(), auth.sent(), auth.decidedCount(), auth.fallback(), auth.refused(),
                     auth.failed(), auth.failures(), auth.notSent());
+            if (!cpuUse.isEmpty()) {
+                out.printf(Locale.ROOT, "%5d/s authorize CPU:          %s%n", rate, CpuUse.between(before, after, auth.sent()));
+            }
             double rawP99 = raw.latencies().percentileMillis(99);
             row(table, rate, "Kafka two-hop, plain clients", raw.latencies(), rawP99, raw.sent() - raw.received());
             row(table, rate, "Kafka two-hop, transactional relay (commit " + commitInterval.toMillis() + " ms), read_committed",
@@ -146,11 +157,13 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
             if (drained.isEmpty()) {
                 break;
             }
+            CpuUse.Snapshot before = cpuUse.snapshot();
             HttpLoad.Result r = load.openLoop("c" + rate, rate, ceilingDuration);
+            String stepCpu = cpuUse.isEmpty() ? "" : "; CPU: " + CpuUse.between(before, cpuUse.snapshot(), r.sent());
             boolean sustained = r.decidedCount() >= 0.999 * r.sent() && r.answered().percentileMillis(99) < ceilingP99Millis;
-            out.printf(Locale.ROOT, "ceiling step %5d/s: %.0f decided/s, %s (fallback %d, 429 %d, failed %d %s, not sent %d)%s%n",
+            out.printf(Locale.ROOT, "ceiling step %5d/s: %.0f decided/s, %s (fallback %d, 429 %d, failed %d %s, not sent %d)%s%s%n",
                     rate, r.decidedPerSecond(), r.answered().summary(), r.fallback(), r.refused(), r.failed(), r.failures(),
-                    r.notSent(), sustained ? "" : " — not sustained");
+                    r.notSent(), sustained ? "" : " — not sustained", stepCpu);
             ceiling.append(String.format(Locale.ROOT, "| %d | %.0f | %.1f | %.1f | %d | %d | %d | %d | %s |%n", rate, r.decidedPerSecond(),
                     r.answered().percentileMillis(50), r.answered().percentileMillis(99), r.fallback(), r.refused(), r.failed(),
                     r.notSent(), sustained ? "yes" : "no"));
