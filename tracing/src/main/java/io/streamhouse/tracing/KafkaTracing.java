@@ -55,9 +55,28 @@ public final class KafkaTracing {
     private KafkaTracing() {
     }
 
-    /** A producer that writes a publish span and the current trace into each record's headers. */
+    /**
+     * What the apps' Kafka instrumentation uses: {@code openTelemetry}, or the no-op instance when tracing is off
+     * ({@code quarkus.otel.sdk.disabled=true}). Quarkus' "disabled" SDK is still an SDK: without exporters, but with a
+     * sampler that records every span, so each record would still cost a span or two and carry a {@code traceparent}
+     * (a tenth of the decision app's CPU at 1,000 authorizations/s, docs/benchmarks-history.md). With the no-op
+     * instance the producers, consumers and topologies are the plain ones.
+     */
+    public static OpenTelemetry whenEnabled(OpenTelemetry openTelemetry, boolean sdkDisabled) {
+        return sdkDisabled ? OpenTelemetry.noop() : openTelemetry;
+    }
+
+    /** True when {@code openTelemetry} traces nothing (the no-op instance): nothing needs wrapping. */
+    static boolean isOff(OpenTelemetry openTelemetry) {
+        return openTelemetry == OpenTelemetry.noop();
+    }
+
+    /**
+     * A producer that writes a publish span and the current trace into each record's headers; the producer itself
+     * when tracing is off.
+     */
     public static <K, V> Producer<K, V> producer(OpenTelemetry openTelemetry, Producer<K, V> producer) {
-        return telemetry(openTelemetry).wrap(producer);
+        return isOff(openTelemetry) ? producer : telemetry(openTelemetry).wrap(producer);
     }
 
     /** Kafka client instrumentation that writes {@code traceparent} only, never a caller's {@code tracestate}. */
@@ -75,6 +94,9 @@ public final class KafkaTracing {
      * The caller ends it.
      */
     public static Span startProcessing(OpenTelemetry openTelemetry, String topic, Headers headers) {
+        if (isOff(openTelemetry)) {
+            return null;
+        }
         Context parent = extract(openTelemetry, headers);
         if (!Span.fromContext(parent).getSpanContext().isValid()) {
             return null;
@@ -91,8 +113,12 @@ public final class KafkaTracing {
     /**
      * A StreamsBuilder whose processors run each record inside its incoming trace ({@link TracingProcessorWrapper}).
      * The wrapper must be given when the topology is built: Streams applies it to the processors as they are added.
+     * Tracing off: a plain StreamsBuilder.
      */
     public static StreamsBuilder streamsBuilder(OpenTelemetry openTelemetry, Properties streamsProperties) {
+        if (isOff(openTelemetry)) {
+            return new StreamsBuilder(new TopologyConfig(new StreamsConfig(streamsProperties)));
+        }
         Properties overrides = new Properties();
         overrides.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, TracingProcessorWrapper.class);
         overrides.put(OPEN_TELEMETRY_CONFIG, openTelemetry);

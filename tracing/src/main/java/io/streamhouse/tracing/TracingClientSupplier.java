@@ -19,8 +19,9 @@ public final class TracingClientSupplier implements KafkaClientSupplier {
     private final KafkaClientSupplier delegate = new DefaultKafkaClientSupplier();
     private final KafkaTelemetry telemetry;
 
+    /** @param openTelemetry with the no-op instance ({@link KafkaTracing#whenEnabled}) the producers are plain */
     public TracingClientSupplier(OpenTelemetry openTelemetry) {
-        this.telemetry = KafkaTracing.telemetry(openTelemetry);
+        this.telemetry = KafkaTracing.isOff(openTelemetry) ? null : KafkaTracing.telemetry(openTelemetry);
     }
 
     @Override
@@ -30,7 +31,7 @@ public final class TracingClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-        return telemetry.wrap(delegate.getProducer(config));
+        return telemetry == null ? delegate.getProducer(config) : telemetry.wrap(delegate.getProducer(config));
     }
 
     @Override

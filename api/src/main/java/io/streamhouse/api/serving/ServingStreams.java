@@ -57,9 +57,9 @@ public class ServingStreams {
     private KafkaStreamsMetrics metrics;
 
     public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries,
-                          OpenTelemetry openTelemetry) {
+                          OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
         this.config = config;
-        this.openTelemetry = openTelemetry;
+        this.openTelemetry = KafkaTracing.whenEnabled(openTelemetry, tracingOff);
         this.serdes = serdes;
         this.registries = registries;
     }

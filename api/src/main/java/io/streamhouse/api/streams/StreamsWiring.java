@@ -75,14 +75,14 @@ public class StreamsWiring {
      */
     @Produces
     @jakarta.inject.Singleton
-    KafkaClientSupplier decisionClients(OpenTelemetry openTelemetry) {
-        return new TracingClientSupplier(openTelemetry);
+    KafkaClientSupplier decisionClients(OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
+        return new TracingClientSupplier(KafkaTracing.whenEnabled(openTelemetry, tracingOff));
     }
 
     /** Built with the tracing processor wrapper: each request is decided inside its trace. */
     @Produces
-    Topology topology(TopicSerdes serdes, Clock clock, OpenTelemetry openTelemetry) {
-        StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry);
+    Topology topology(TopicSerdes serdes, Clock clock, OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
+        StreamsBuilder builder = KafkaTracing.streamsBuilder(KafkaTracing.whenEnabled(openTelemetry, tracingOff));
         DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes);
         DecisionLookupProjection.addTo(builder, serdes);
         return builder.build();

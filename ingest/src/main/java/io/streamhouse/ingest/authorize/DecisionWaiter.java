@@ -59,8 +59,9 @@ public class DecisionWaiter {
     private volatile boolean running = true;
     private volatile boolean tailing;
 
-    public DecisionWaiter(IngestConfig config, OpenTelemetry openTelemetry, MeterRegistry registry) {
-        this.openTelemetry = openTelemetry;
+    public DecisionWaiter(IngestConfig config, OpenTelemetry openTelemetry, MeterRegistry registry,
+                          @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
+        this.openTelemetry = KafkaTracing.whenEnabled(openTelemetry, tracingOff);
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);

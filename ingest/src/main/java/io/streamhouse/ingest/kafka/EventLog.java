@@ -49,7 +49,8 @@ public class EventLog {
     private final Duration timeout;
     private final Map<Class<?>, AvroSerializer<?>> serializers = new ConcurrentHashMap<>();
 
-    public EventLog(IngestConfig settings, OpenTelemetry openTelemetry) {
+    public EventLog(IngestConfig settings, OpenTelemetry openTelemetry,
+                    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
         this.timeout = settings.publishTimeout();
         Map<String, Object> config = new HashMap<>();
@@ -62,7 +63,7 @@ public class EventLog {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
-        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(
+        this.producer = KafkaTracing.producer(KafkaTracing.whenEnabled(openTelemetry, tracingOff), new KafkaProducer<>(
                 KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(), config),
                 new StringSerializer(), new ByteArraySerializer()));
     }
