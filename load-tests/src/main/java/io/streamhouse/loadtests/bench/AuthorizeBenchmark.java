@@ -109,6 +109,7 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
             var drained = first.drain("fd", 60, Duration.ofMinutes(5));
             out.printf(Locale.ROOT, "after the first minute: %s%n",
                     drained.map(d -> "drained in " + d.toMillis() + " ms").orElse("NOT drained within 5 minutes"));
+            first.close();
             if (drained.isEmpty()) {
                 return 1;
             }
@@ -178,6 +179,7 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         out.println();
         out.print(ceiling);
         out.printf(Locale.ROOT, "%nThroughput ceiling: %d/s sustained (the highest step that passed)%n", sustainedRate);
+        load.close();
         if (fresh != null) {
             out.println(fresh);
         }

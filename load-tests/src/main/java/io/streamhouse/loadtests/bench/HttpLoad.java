@@ -2,31 +2,42 @@ package io.streamhouse.loadtests.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * HTTP load on ingest's {@code POST /v1/transactions/authorize}, open loop at a fixed rate: latency from the due
- * time, so a slow answer does not slow the load down. Every answer is classified: decided, fallback (deadline passed, {@code decided:false}),
- * refused (429) or failed (anything else, including transport errors). The latency histogram holds every 200
- * answer, fallbacks included: a fallback is an answer the payments service waited for.
+ * time, so a slow answer does not slow the load down (a request waiting for a free connection waits on the clock).
+ * Every answer is classified: decided, fallback (deadline passed, {@code decided:false}), refused (429) or failed
+ * (anything else, including transport errors). The latency histogram holds every 200 answer, fallbacks included: a
+ * fallback is an answer the payments service waited for.
+ * <p>
+ * The client is Vert.x's (one event loop, {@value #CONNECTIONS} keep-alive HTTP/1.1 connections, as a payments
+ * service's connection pool would be). It shares the machine's cores with the stack it measures: the JDK's HttpClient
+ * used before cost 0.65–0.77 ms of CPU per request, a third of a 2-core machine at 1,000/s (docs/benchmarks-history.md).
  */
-final class HttpLoad {
+final class HttpLoad implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** An open-loop client that cannot keep this many requests in flight reports the rest as not sent. */
+    /** An open-loop client that cannot keep this many requests in flight (waiting for a connection included) reports the rest as not sent. */
     private static final int MAX_IN_FLIGHT = 4_000;
+    /** Keep-alive connections to ingest. */
+    static final int CONNECTIONS = 256;
 
     record Result(Latencies answered, long sent, long decidedCount, long fallback, long refused, long failed,
                   long notSent, Duration elapsed, Map<String, Long> failures) {
@@ -35,23 +46,25 @@ final class HttpLoad {
         }
     }
 
+    private final Vertx vertx;
     private final HttpClient http;
-    private final URI authorize;
-    private final URI probe;
+    private final String host;
+    private final int port;
+    private final String authorize;
+    private final String probe;
     private final BenchPayments payments;
-    private final String token;
+    private final String bearer;
     private final Clock clock = Clock.systemUTC();
 
     HttpLoad(URI ingest, BenchPayments payments, int deadlineMillis, String paymentsToken) {
-        this.token = paymentsToken;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .executor(Executors.newFixedThreadPool(4, r -> {
-                    Thread t = new Thread(r, "bench-http");
-                    t.setDaemon(true);
-                    return t;
-                })).build();
-        this.authorize = ingest.resolve("/v1/transactions/authorize?deadlineMs=" + deadlineMillis);
-        this.probe = ingest.resolve("/v1/transactions/authorize?deadlineMs=" + PROBE_DEADLINE.toMillis());
+        this.bearer = "Bearer " + paymentsToken;
+        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1).setInternalBlockingPoolSize(1));
+        this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(CONNECTIONS)
+                .setMaxWaitQueueSize(-1).setConnectTimeout(5_000));
+        this.host = ingest.getHost();
+        this.port = ingest.getPort();
+        this.authorize = "/v1/transactions/authorize?deadlineMs=" + deadlineMillis;
+        this.probe = "/v1/transactions/authorize?deadlineMs=" + PROBE_DEADLINE.toMillis();
         this.payments = payments;
     }
 
@@ -68,14 +81,27 @@ final class HttpLoad {
                 done.countDown();
                 continue;
             }
-            http.sendAsync(request(phase, i), HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
-                tally.classify(r, e, System.nanoTime() - due);
+            post(authorize, payments.body(phase, i, clock.instant()), Duration.ofSeconds(15)).onComplete(r -> {
+                tally.classify(r.succeeded() ? r.result() : null, r.cause(), System.nanoTime() - due);
                 inFlight.release();
                 done.countDown();
             });
         }
         done.await(60, TimeUnit.SECONDS);
         return tally.result(pacer.count(), Duration.ofNanos(System.nanoTime() - began));
+    }
+
+    /** An answer: its status and body. */
+    record Answer(int status, Buffer body) {
+    }
+
+    private Future<Answer> post(String uri, byte[] body, Duration timeout) {
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setURI(uri)
+                .putHeader("Content-Type", "application/json").putHeader("Authorization", bearer)
+                .setIdleTimeout(timeout.toMillis());
+        return http.request(options)
+                .compose(request -> request.send(Buffer.buffer(body)))
+                .compose(response -> response.body().map(b -> new Answer(response.statusCode(), b)));
     }
 
     /** Ingest's longest deadline (streamhouse.authorize.max-deadline). */
@@ -96,20 +122,19 @@ final class HttpLoad {
             LongAdder decided = new LongAdder();
             for (int k = 0; k < probes; k++) {
                 // One new card per probe: payments 4k.. of a phase are card k's.
-                HttpRequest request = HttpRequest.newBuilder(probe).timeout(PROBE_DEADLINE.plusSeconds(5))
-                        .header("Content-Type", "application/json").header("Authorization", "Bearer " + token)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase + "-" + round, 4L * k, clock.instant()))).build();
-                http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
-                    try {
-                        if (e == null && r.statusCode() == 200 && JSON.readTree(r.body()).path("decided").asBoolean()) {
-                            decided.increment();
-                        }
-                    } catch (java.io.IOException ignored) {
-                        // not decided
-                    } finally {
-                        done.countDown();
-                    }
-                });
+                post(probe, payments.body(phase + "-" + round, 4L * k, clock.instant()), PROBE_DEADLINE.plusSeconds(5))
+                        .onComplete(r -> {
+                            try {
+                                if (r.succeeded() && r.result().status() == 200
+                                        && JSON.readTree(r.result().body().getBytes()).path("decided").asBoolean()) {
+                                    decided.increment();
+                                }
+                            } catch (java.io.IOException ignored) {
+                                // not decided
+                            } finally {
+                                done.countDown();
+                            }
+                        });
             }
             done.await(PROBE_DEADLINE.toSeconds() + 10, TimeUnit.SECONDS);
             if (decided.sum() == probes) {
@@ -119,9 +144,10 @@ final class HttpLoad {
         return java.util.Optional.empty();
     }
 
-    private HttpRequest request(String phase, long i) {
-        return HttpRequest.newBuilder(authorize).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofByteArray(payments.body(phase, i, clock.instant()))).build();
+    @Override
+    public void close() {
+        http.close();
+        vertx.close();
     }
 
     private static final class Tally {
@@ -133,23 +159,23 @@ final class HttpLoad {
         final LongAdder notSent = new LongAdder();
         final Map<String, Long> failures = new ConcurrentHashMap<>();
 
-        void classify(HttpResponse<byte[]> r, Throwable e, long nanos) {
+        void classify(Answer r, Throwable e, long nanos) {
             if (e != null) {
                 failed.increment();
                 failures.merge(e.getClass().getSimpleName(), 1L, Long::sum);
                 return;
             }
-            if (r.statusCode() == 429) {
+            if (r.status() == 429) {
                 refused.increment();
                 return;
             }
-            if (r.statusCode() != 200) {
+            if (r.status() != 200) {
                 failed.increment();
-                failures.merge("HTTP " + r.statusCode(), 1L, Long::sum);
+                failures.merge("HTTP " + r.status(), 1L, Long::sum);
                 return;
             }
             try {
-                JsonNode answer = JSON.readTree(r.body());
+                JsonNode answer = JSON.readTree(r.body().getBytes());
                 answered.recordNanos(nanos);
                 if (answer.path("decided").asBoolean()) {
                     decidedCount.increment();
