@@ -60,13 +60,18 @@ class CepJobIT {
     void generatedTrafficOnKafkaYieldsEveryPlantedAlertExactlyOnceAndUnreadableRecordsGoToTheDlq() throws Exception {
         Generation g = Generator.generate(GeneratorConfig.defaults(4242, 4_000)
                 .withStart(Instant.parse("2026-05-04T08:00:00Z")));
+        // The job reads only this generation. Read from the start, a partition holding an earlier test's later events
+        // has its watermark there already, stops holding the job's watermark back, and its share of the generation can
+        // fall behind the watermark the other partitions reach: a planted alert then goes to the late topic instead.
+        String group = "cep-it-" + UUID.randomUUID();
+        kafka.startAtTheEnd(group);
         kafka.send(g.events());
         byte[] garbage = ("not avro " + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
         kafka.sendRaw(Topics.TRANSACTION_REQUESTS.name(), "tok_garbage".getBytes(StandardCharsets.UTF_8), garbage);
         Instant last = g.events().stream().map(GeneratedEvent::occurredAt).max(Instant::compareTo).orElseThrow();
         Path checkpoints = Files.createTempDirectory(Path.of("target"), "cep-it-");
 
-        JobClient job = kafka.start("cep-it-" + UUID.randomUUID(), checkpoints);
+        JobClient job = kafka.start(group, checkpoints);
         try {
             kafka.tick(g.events(), last);
             Set<String> ours = new HashSet<>();
@@ -78,7 +83,10 @@ class CepJobIT {
                 assertThat(score.missed()).as(() -> "alerts of the missed subjects, committed or not: " + kafka.alertsWritten().stream()
                         .filter(a -> score.missed().stream().anyMatch(x -> x.subjectId().equals(a.getSubject().getId())))
                         .map(a -> a.getAlertId() + " " + a.getStatus() + " " + a.getMatchedEventIds() + " "
-                                + a.getAttributes()).toList()).isEmpty();
+                                + a.getAttributes()).toList() + "; their events recorded late: " + kafka.readAll(List.of(
+                                Topics.lateOf(Topics.TRANSACTION_REQUESTS).name())).stream()
+                                .filter(r -> score.missed().stream().anyMatch(x -> new String(r.value(),
+                                        StandardCharsets.ISO_8859_1).contains(x.subjectId()))).count()).isEmpty();
                 assertThat(score.spurious()).as(() -> "alerts of the spurious subjects: " + alerts.stream()
                         .filter(a -> score.spurious().stream().anyMatch(x -> x.subjectId().equals(a.getSubject().getId())))
                         .map(a -> a.getAlertId() + " " + a.getMatchedEventIds() + " " + a.getAttributes()).toList()).isEmpty();
