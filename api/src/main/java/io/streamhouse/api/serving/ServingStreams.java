@@ -13,6 +13,7 @@ import io.streamhouse.projections.serving.OpenStores;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
 import io.streamhouse.projections.serving.StateLayout;
+import io.streamhouse.tracing.ForKafka;
 import io.streamhouse.tracing.KafkaTracing;
 import io.streamhouse.tracing.TracingClientSupplier;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,9 +58,9 @@ public class ServingStreams {
     private KafkaStreamsMetrics metrics;
 
     public ServingStreams(ApiConfig config, TopicSerdes serdes, jakarta.enterprise.inject.Instance<MeterRegistry> registries,
-                          OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
+                          @ForKafka OpenTelemetry openTelemetry) {
         this.config = config;
-        this.openTelemetry = KafkaTracing.whenEnabled(openTelemetry, tracingOff);
+        this.openTelemetry = openTelemetry;
         this.serdes = serdes;
         this.registries = registries;
     }

@@ -8,6 +8,7 @@ import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
 import io.streamhouse.projections.DecisionLookupProjection;
+import io.streamhouse.tracing.ForKafka;
 import io.streamhouse.tracing.KafkaTracing;
 import io.streamhouse.tracing.TracingClientSupplier;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -75,14 +76,14 @@ public class StreamsWiring {
      */
     @Produces
     @jakarta.inject.Singleton
-    KafkaClientSupplier decisionClients(OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
-        return new TracingClientSupplier(KafkaTracing.whenEnabled(openTelemetry, tracingOff));
+    KafkaClientSupplier decisionClients(@ForKafka OpenTelemetry openTelemetry) {
+        return new TracingClientSupplier(openTelemetry);
     }
 
     /** Built with the tracing processor wrapper: each request is decided inside its trace. */
     @Produces
-    Topology topology(TopicSerdes serdes, Clock clock, OpenTelemetry openTelemetry, @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
-        StreamsBuilder builder = KafkaTracing.streamsBuilder(KafkaTracing.whenEnabled(openTelemetry, tracingOff));
+    Topology topology(TopicSerdes serdes, Clock clock, @ForKafka OpenTelemetry openTelemetry) {
+        StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry);
         DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes);
         DecisionLookupProjection.addTo(builder, serdes);
         return builder.build();

@@ -50,7 +50,7 @@ class LineageOfTheAppsTest {
     final TopicSerdes serdes = new RegistryTopicSerdes(new InMemorySchemaRegistryClient());
 
     Topology decisionTopology() {
-        return new StreamsWiring().topology(serdes, CLOCK, OpenTelemetry.noop(), true);
+        return new StreamsWiring().topology(serdes, CLOCK, OpenTelemetry.noop());
     }
 
     Topology servingTopology() {

@@ -14,6 +14,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.ingest.IngestConfig;
+import io.streamhouse.tracing.ForKafka;
 import io.streamhouse.tracing.KafkaTracing;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -59,9 +60,8 @@ public class DecisionWaiter {
     private volatile boolean running = true;
     private volatile boolean tailing;
 
-    public DecisionWaiter(IngestConfig config, OpenTelemetry openTelemetry, MeterRegistry registry,
-                          @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
-        this.openTelemetry = KafkaTracing.whenEnabled(openTelemetry, tracingOff);
+    public DecisionWaiter(IngestConfig config, @ForKafka OpenTelemetry openTelemetry, MeterRegistry registry) {
+        this.openTelemetry = openTelemetry;
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);

@@ -9,6 +9,7 @@ import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
+import io.streamhouse.tracing.ForKafka;
 import io.streamhouse.tracing.KafkaTracing;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,8 +50,7 @@ public class EventLog {
     private final Duration timeout;
     private final Map<Class<?>, AvroSerializer<?>> serializers = new ConcurrentHashMap<>();
 
-    public EventLog(IngestConfig settings, OpenTelemetry openTelemetry,
-                    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false") boolean tracingOff) {
+    public EventLog(IngestConfig settings, @ForKafka OpenTelemetry openTelemetry) {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
         this.timeout = settings.publishTimeout();
         Map<String, Object> config = new HashMap<>();
@@ -63,7 +63,7 @@ public class EventLog {
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
-        this.producer = KafkaTracing.producer(KafkaTracing.whenEnabled(openTelemetry, tracingOff), new KafkaProducer<>(
+        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(
                 KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(), config),
                 new StringSerializer(), new ByteArraySerializer()));
     }
