@@ -45,21 +45,6 @@ public interface ApiConfig {
         }
     }
 
-    /** Before the app reports ready, synthetic requests decided by the decision topology (see {@code DecisionWarmUp}). */
-    @WithName("warm-up")
-    WarmUp warmUp();
-
-    interface WarmUp {
-        /** How many; 0: no warm-up. */
-        @io.smallrye.config.WithDefault("30000")
-        int requests();
-
-        /** The warm-up stops after this long, however many it decided. */
-        @WithName("max-duration")
-        @io.smallrye.config.WithDefault("PT60S")
-        java.time.Duration maxDuration();
-    }
-
     /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
     @WithName("lake-query")
     LakeQuery lakeQuery();

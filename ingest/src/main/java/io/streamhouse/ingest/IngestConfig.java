@@ -98,21 +98,6 @@ public interface IngestConfig {
 
     Authorize authorize();
 
-    /** Before the app reports ready, synthetic authorize requests through its own code (see {@code AuthorizeWarmUp}). */
-    @WithName("warm-up")
-    WarmUp warmUp();
-
-    interface WarmUp {
-        /** How many; 0: no warm-up. */
-        @WithDefault("30000")
-        int requests();
-
-        /** The warm-up stops after this long, however many it took. */
-        @WithName("max-duration")
-        @WithDefault("PT60S")
-        Duration maxDuration();
-    }
-
     Cdc cdc();
 
     /** The CDC normalisation topology (shop.cdc.changes → shop.customers, shop.orders) that ingest runs. */

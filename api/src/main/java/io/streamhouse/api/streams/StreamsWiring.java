@@ -83,13 +83,8 @@ public class StreamsWiring {
     /** Built with the tracing processor wrapper: each request is decided inside its trace. */
     @Produces
     Topology topology(TopicSerdes serdes, Clock clock, @ForKafka OpenTelemetry openTelemetry) {
-        return decisionApp(serdes, clock, openTelemetry, DecisionTopology.Storage.PERSISTENT);
-    }
-
-    /** The decision app's topology; {@link DecisionWarmUp} runs the same one, its stores in memory. */
-    static Topology decisionApp(TopicSerdes serdes, Clock clock, OpenTelemetry openTelemetry, DecisionTopology.Storage storage) {
         StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry);
-        DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes, storage);
+        DecisionTopology.addTo(builder, new DecisionTopology.Config(clock), serdes);
         DecisionLookupProjection.addTo(builder, serdes);
         return builder.build();
     }

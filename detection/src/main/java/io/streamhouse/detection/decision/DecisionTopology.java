@@ -31,9 +31,7 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -123,35 +121,13 @@ public final class DecisionTopology {
     }
 
     public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes) {
-        addTo(builder, config, serdes, Storage.PERSISTENT);
-    }
-
-    /**
-     * Where the stores this topology names itself keep their state (the stores it declares through the DSL follow
-     * {@code dsl.store.suppliers.class}, as any DSL store does). Live, replays and backfills keep it in RocksDB; the
-     * api's warm-up on a {@code TopologyTestDriver}, which commits after every record, keeps it in memory.
-     */
-    public enum Storage {
-        PERSISTENT, IN_MEMORY;
-
-        KeyValueBytesStoreSupplier keyValue(String name) {
-            return this == PERSISTENT ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name);
-        }
-
-        WindowBytesStoreSupplier window(String name, Duration retention, Duration size) {
-            return this == PERSISTENT ? Stores.persistentWindowStore(name, retention, size, false)
-                    : Stores.inMemoryWindowStore(name, retention, size, false);
-        }
-    }
-
-    public static void addTo(StreamsBuilder builder, Config config, TopicSerdes serdes, Storage storage) {
         OutputTopics outputs = config.outputs();
         var ruleSerde = serdes.valueSerde(Topics.RULES);
         builder.globalTable(Topics.RULES.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("rules-source"),
                 Materialized.as(RULES_STORE));
 
-        builder.addStateStore(Stores.keyValueStoreBuilder(storage.keyValue(CARD_ACTIVITY_STORE),
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CARD_ACTIVITY_STORE),
                 Serdes.String(), serdes.stateSerde(CardActivity.class)));
 
         // Customer profiles: requests are keyed by card, customer events by customer, so the profiles reach the
@@ -160,7 +136,7 @@ public final class DecisionTopology {
         // task runs, so a rebuild (and a catch-up after a restart) decides against every change logged before it, and
         // the decider looks the changes up by the request's event time. A change reaches live decisions as soon as the
         // global thread has read it (no commit interval, no second hop).
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(storage.keyValue(CUSTOMER_PROFILES_GLOBAL),
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILES_GLOBAL),
                         Serdes.String(), underOwnSubject(serdes.stateSerde(CustomerProfile.class))).withLoggingDisabled(),
                 outputs.input(Topics.CUSTOMERS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
@@ -183,7 +159,7 @@ public final class DecisionTopology {
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         String decisionsTopic = outputs.of(Topics.TRANSACTION_DECISIONS.name());
         builder.addStateStore(Stores.windowStoreBuilder(
-                        storage.window(FIRST_DECISIONS_STORE, config.remember(), Duration.ofMillis(1)),
+                        Stores.persistentWindowStore(FIRST_DECISIONS_STORE, config.remember(), Duration.ofMillis(1), false),
                         Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
                 .withCachingDisabled());
         var written = DeadLetters.readDecodedOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),

@@ -82,7 +82,14 @@ public class AuthorizeResource {
     public CompletionStage<Response> authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
         long started = System.nanoTime();
         Duration deadline = deadline(deadlineMs);
-        Submission<TransactionAuthorizationRequested> submission = submission(requests, parser, raw, caller.getPrincipal().getName());
+        Submission<TransactionAuthorizationRequested> submission = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
+            var event = parser.parse(item, path, recordedAt, fields);
+            if (event != null) {
+                event.setSubmittedBy(caller.getPrincipal().getName());
+            }
+            return event == null ? null : new Submission<>(event.getTransactionId(), event.getCardToken(),
+                    event.getEnvelope().getEventId(), "transactionId", event);
+        });
         String id = submission.id();
         String fingerprint = HexFormat.of().formatHex(submission.fingerprint());
         CompletableFuture<DecisionMatcher.Match> decision = waiter.await(id);
@@ -121,19 +128,6 @@ public class AuthorizeResource {
             });
         });
         return answer;
-    }
-
-    /** The body read, validated, its card tokenized and the request fingerprinted, as the caller submitted it. */
-    static Submission<TransactionAuthorizationRequested> submission(EventRequests requests, TransactionRequestParser parser,
-                                                                     String raw, String submittedBy) throws JsonProcessingException {
-        return requests.parseOne(raw, (item, path, recordedAt, fields) -> {
-            var event = parser.parse(item, path, recordedAt, fields);
-            if (event != null) {
-                event.setSubmittedBy(submittedBy);
-            }
-            return event == null ? null : new Submission<>(event.getTransactionId(), event.getCardToken(),
-                    event.getEnvelope().getEventId(), "transactionId", event);
-        });
     }
 
     private static Timer latency(MeterRegistry registry, String outcome) {

@@ -74,16 +74,13 @@ public class EventLog {
      * not even be handed over (registry unreachable, producer buffer full for too long).
      */
     public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event) {
-        return send(new ProducerRecord<>(topic.name(), key, encode(topic, event)));
-    }
-
-    /** The event as {@link #send} writes it: Avro under the topic's registered schema. */
-    public <V extends SpecificRecord> byte[] encode(Topic<String, V> topic, V event) {
+        byte[] value;
         try {
-            return serializer(topic).serialize(topic.name(), event);
+            value = serializer(topic).serialize(topic.name(), event);
         } catch (SerializationException e) {
             throw new PublishException("could not serialize for " + topic.name() + ": " + e.getMessage(), e);
         }
+        return send(new ProducerRecord<>(topic.name(), key, value));
     }
 
     /**
