@@ -11,10 +11,12 @@ import java.util.Set;
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
                      Set<Part> without, String component, io.streamhouse.lakequery.MaintenanceSettings maintenance,
-                     int apiInstances) {
+                     int apiInstances, int ingestInstances) {
 
     /** At most this many api instances on one machine ({@code --api-instances}). */
     static final int MAX_API_INSTANCES = 3;
+    /** At most this many ingest instances on one machine ({@code --ingest-instances}). */
+    static final int MAX_INGEST_INSTANCES = 3;
 
     /** Commands sent to a running launcher about one of its components ({@code ./streamhouse kill api}). */
     static final Set<String> CONTROL_COMMANDS = Set.of("kill", "restart", "stop", "start");
@@ -41,14 +43,16 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                                     [--ingest-port P] [--api-port P] [--kafka-port P] [--registry-port P] [--data DIR]
                                     [--api-instances 1-3]   (instance k>=2 is component api-k on --api-port + k-1,
                                                              or a free port when --api-port is 0)
+                                    [--ingest-instances 1-3] (instance k>=2 is component ingest-k on a free port;
+                                                             endpoints.properties and the start's output name it)
                                     [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H]
                                     [--retain-last 10] [--target-file-size 134217728] [--orphan-min-age PT24H]
                                     (the lake's maintenance, run by the query service: docs/operations.md)
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
                    ./streamhouse kill|restart|stop|start <component>
-                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, api, api-2,
-                                    api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
+                                   (kill -9 / clean stop and start / stop / start of broker, connect, ingest, ingest-2,
+                                    ingest-3, api, api-2, api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
                    every command takes --data DIR to pick the installation (default ./.streamhouse)""";
 
     static LaunchOptions parse(String[] args) {
@@ -57,7 +61,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         }
         String command = args[0];
         Path home = Path.of(System.getProperty("streamhouse.home", ".")).toAbsolutePath().normalize();
-        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50, apiInstances = 1;
+        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50, apiInstances = 1, ingestInstances = 1;
         long seed = 42;
         Path data = null;
         boolean exit = false, fresh = false, purge = false;
@@ -67,7 +71,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         int first = 1;
         if (CONTROL_COMMANDS.contains(command)) {
             if (args.length < 2 || args[1].startsWith("--")) {
-                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest, api (api-2, ... with --api-instances), cep or sql");
+                throw new IllegalArgumentException(command + " needs a component: broker, connect, ingest (ingest-2, ... with --ingest-instances), api (api-2, ... with --api-instances), cep or sql");
             }
             component = args[1];
             first = 2;
@@ -87,14 +91,16 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--api-port" -> api = port(a, value(args, ++i, a));
                 case "--kafka-port" -> kafka = port(a, value(args, ++i, a));
                 case "--registry-port" -> registry = port(a, value(args, ++i, a));
-                case "--api-instances" -> apiInstances = apiInstances(a, value(args, ++i, a));
+                case "--api-instances" -> apiInstances = instances(a, value(args, ++i, a), MAX_API_INSTANCES);
+                case "--ingest-instances" -> ingestInstances = instances(a, value(args, ++i, a), MAX_INGEST_INSTANCES);
                 case "--maintenance", "--maintenance-interval", "--snapshot-max-age", "--retain-last", "--target-file-size",
                      "--orphan-min-age" -> maintenance.put(a.substring(2), value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         var options = new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
-                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance), apiInstances);
+                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance), apiInstances,
+                ingestInstances);
         if (api != 0 && api + apiInstances - 1 > 65535) {
             throw new IllegalArgumentException("--api-port " + api + " leaves no room for " + apiInstances + " api instances (ports "
                     + api + "-" + (api + apiInstances - 1) + ")");
@@ -110,6 +116,16 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
     /** Its state directory under the data directory: its own, since the instance id is derived from it (InstanceIdentity). */
     static String apiStateDir(int k) {
         return k == 1 ? "api-state" : "api-state-" + k;
+    }
+
+    /** The supervised component of ingest instance {@code k} (1-based): {@code ingest}, then {@code ingest-2}, {@code ingest-3}. */
+    static String ingestComponent(int k) {
+        return k == 1 ? "ingest" : "ingest-" + k;
+    }
+
+    /** Its CDC normaliser's Kafka Streams state directory under the data directory: one per instance. */
+    static String ingestCdcStateDir(int k) {
+        return k == 1 ? "ingest-cdc-state" : "ingest-cdc-state-" + k;
     }
 
     /** Instance {@code k} (1-based) of the api: {@code --api-port} + k-1, or 0 (a free port) when that is 0. */
@@ -152,10 +168,10 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         return v;
     }
 
-    private static int apiInstances(String option, String raw) {
+    private static int instances(String option, String raw, int max) {
         int v = integer(option, raw);
-        if (v < 1 || v > MAX_API_INSTANCES) {
-            throw new IllegalArgumentException(option + " must be between 1 and " + MAX_API_INSTANCES + ", not " + v);
+        if (v < 1 || v > max) {
+            throw new IllegalArgumentException(option + " must be between 1 and " + max + ", not " + v);
         }
         return v;
     }

@@ -100,6 +100,9 @@ public final class Launcher {
             for (int k = 2; k <= LaunchOptions.MAX_API_INSTANCES; k++) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(LaunchOptions.apiStateDir(k)));
             }
+            for (int k = 2; k <= LaunchOptions.MAX_INGEST_INSTANCES; k++) {
+                io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(LaunchOptions.ingestCdcStateDir(k)));
+            }
             // A promoted shadow's topics went with the broker's data: serve under the default id again.
             Files.deleteIfExists(data.resolve(SERVING_ID_FILE));
         }
@@ -209,6 +212,21 @@ public final class Launcher {
                         options.apiPort(k), own, data.resolve("logs"), "512m", stack.supervisor);
                 stack.apiInstances.add(instance);
                 OUT.printf("  %s on %s (%.1f s)%n", LaunchOptions.apiComponent(k), instance.url(), seconds(began));
+            }
+            if (options.ingestInstances() > 1) {
+                OUT.printf("Starting %d more ingest instance(s): each its own port, CDC normaliser state and MQTT client id ...%n",
+                        options.ingestInstances() - 1);
+            }
+            for (int k = 2; k <= options.ingestInstances(); k++) {
+                // Stateless on the request path: any instance takes any request, and each tails the decisions itself.
+                Map<String, String> own = new java.util.HashMap<>(env);
+                own.put("STREAMHOUSE_CDC_STATE_DIR", data.resolve(LaunchOptions.ingestCdcStateDir(k)).toString());
+                // The MQTT client id is the host name by default: two instances on one host would take each other's session.
+                own.put("STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k));
+                AppProcess instance = AppProcess.start(LaunchOptions.ingestComponent(k), options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
+                        0, own, data.resolve("logs"), "384m", stack.supervisor);
+                stack.ingestInstances.add(instance);
+                OUT.printf("  %s on %s (%.1f s)%n", LaunchOptions.ingestComponent(k), instance.url(), seconds(began));
             }
             writeEndpoints(data, stack.platform, stack);
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
@@ -386,6 +404,10 @@ public final class Launcher {
         OUT.println("  ingest          " + stack.ingest.url() + "  (POST /v1/transactions, /v1/transactions/authorize, /v1/telemetry, /v1/parcels/{id}/scans)");
         OUT.println("  api             " + stack.api.url() + "  (GET /v1/transactions/{id}/decision, /v1/transactions/{id}/explanation, /v1/rules,");
         OUT.println("                  /v1/parcels/{id}, /v1/customers/{id}, /v1/vehicles/{id} [?asOf=], /v1/alerts, /v1/alerts/stream, /q/openapi, /q/metrics)");
+        for (int k = 2; k <= stack.ingestInstances.size() + 1; k++) {
+            OUT.printf("  %-15s %s  (the same ingest: any instance takes any request; ./streamhouse kill|stop|start|restart %s)%n",
+                    LaunchOptions.ingestComponent(k), stack.ingestInstances.get(k - 2).url(), LaunchOptions.ingestComponent(k));
+        }
         for (int k = 2; k <= stack.apiInstances.size() + 1; k++) {
             OUT.printf("  %-15s %s  (the same api: any instance answers any key; ./streamhouse kill|stop|start|restart %s)%n",
                     LaunchOptions.apiComponent(k), stack.apiInstances.get(k - 2).url(), LaunchOptions.apiComponent(k));
@@ -516,9 +538,34 @@ public final class Launcher {
         if (apps != null) {
             // Once the apps run (their ports may have been chosen free): the drills find ingest and every api instance here.
             apiEndpoints(apps.ingest == null ? null : apps.ingest.url(), apps.apiUrls()).forEach(p::setProperty);
+            ingestEndpoints(apps.ingestUrls()).forEach(p::setProperty);
         }
         try (var w = Files.newBufferedWriter(data.resolve("endpoints.properties"))) {
             p.store(w, "Where the running stack is (written by ./streamhouse up)");
+        }
+    }
+
+    /** {@code ingest.instances} (instance 1 first) and {@code <component>.url} of ingest instances 2..N. */
+    static Map<String, String> ingestEndpoints(List<java.net.URI> ingestUrls) {
+        Map<String, String> p = new java.util.LinkedHashMap<>();
+        List<String> names = new java.util.ArrayList<>();
+        for (int k = 1; k <= ingestUrls.size(); k++) {
+            names.add(LaunchOptions.ingestComponent(k));
+            if (k > 1) {
+                p.put(LaunchOptions.ingestComponent(k) + ".url", ingestUrls.get(k - 1).toString());
+            }
+        }
+        if (!names.isEmpty()) {
+            p.put("ingest.instances", String.join(",", names));
+        }
+        return p;
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
         }
     }
 
@@ -720,6 +767,8 @@ public final class Launcher {
         AppProcess api;
         /** Instances 2..N of the api ({@code --api-instances}). */
         final List<AppProcess> apiInstances = new java.util.concurrent.CopyOnWriteArrayList<>();
+        /** Instances 2..N of ingest ({@code --ingest-instances}). */
+        final List<AppProcess> ingestInstances = new java.util.concurrent.CopyOnWriteArrayList<>();
         CepProcess cep;
         SqlProcess sql;
         DemoLoad.Result demoDecisions;
@@ -727,6 +776,16 @@ public final class Launcher {
         Map<String, String> tokens = Map.of();
         /** How this process's Kafka clients log in; restored when the stack stops (LauncherIT runs in a test JVM). */
         io.streamhouse.security.kafka.KafkaClientSettings.ProcessSettings kafkaSettings;
+
+        /** Every ingest instance's URL, instance 1 first. */
+        List<java.net.URI> ingestUrls() {
+            List<java.net.URI> urls = new java.util.ArrayList<>();
+            if (ingest != null) {
+                urls.add(ingest.url());
+                ingestInstances.forEach(i -> urls.add(i.url()));
+            }
+            return urls;
+        }
 
         /** Every api instance's URL, instance 1 first. */
         List<java.net.URI> apiUrls() {
@@ -757,6 +816,10 @@ public final class Launcher {
                 apiInstances.get(i).close();
             }
             apiInstances.clear();
+            for (int i = ingestInstances.size() - 1; i >= 0; i--) {
+                ingestInstances.get(i).close();
+            }
+            ingestInstances.clear();
             if (api != null) {
                 api.close();
                 api = null;

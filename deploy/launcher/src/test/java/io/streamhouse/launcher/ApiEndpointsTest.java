@@ -23,6 +23,15 @@ class ApiEndpointsTest {
     }
 
     @Test
+    void everyIngestInstanceIsListedAndTheOthersUrlsToo() {
+        assertThat(Launcher.ingestEndpoints(List.of(URI.create("http://127.0.0.1:28081"), URI.create("http://127.0.0.1:41234"))))
+                .containsExactly(Map.entry("ingest-2.url", "http://127.0.0.1:41234"), Map.entry("ingest.instances", "ingest,ingest-2"));
+        assertThat(Launcher.ingestEndpoints(List.of(URI.create("http://127.0.0.1:28081"))))
+                .as("one instance: its URL is ingest.url").containsExactly(Map.entry("ingest.instances", "ingest"));
+        assertThat(Launcher.ingestEndpoints(List.of())).as("before the apps run").isEmpty();
+    }
+
+    @Test
     void standbyReplicasAreNeverFewerThanOne() {
         assertThat(Launcher.atLeastOne(null)).isEqualTo(1);
         assertThat(Launcher.atLeastOne("0")).isEqualTo(1);

@@ -101,4 +101,20 @@ class LaunchOptionsTest {
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--api-instances", "3", "--api-port", "65534"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room for 3 api instances");
     }
+
+    @Test
+    void ingestInstancesAreCountedNamedAndKeptApartOnDisk() {
+        assertThat(LaunchOptions.parse(new String[]{"up"}).ingestInstances()).isEqualTo(1);
+        LaunchOptions three = LaunchOptions.parse(new String[]{"up", "--ingest-instances", "3"});
+        assertThat(three.ingestInstances()).isEqualTo(3);
+        assertThat(three.apiInstances()).isEqualTo(1);
+        assertThat(List.of(LaunchOptions.ingestComponent(1), LaunchOptions.ingestComponent(2), LaunchOptions.ingestComponent(3)))
+                .containsExactly("ingest", "ingest-2", "ingest-3");
+        assertThat(List.of(LaunchOptions.ingestCdcStateDir(1), LaunchOptions.ingestCdcStateDir(2)))
+                .containsExactly("ingest-cdc-state", "ingest-cdc-state-2");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "4"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--ingest-instances must be between 1 and 3, not 4");
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "0"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--ingest-instances must be between 1 and 3, not 0");
+    }
 }
