@@ -206,27 +206,19 @@ public final class Launcher {
             }
             for (int k = 2; k <= options.apiInstances(); k++) {
                 // One after another, after the first: each join moves partitions, and on 2 cores a parallel start only slows both.
-                Map<String, String> own = new java.util.HashMap<>(env);
-                own.put("STREAMHOUSE_STATE_DIR", data.resolve(LaunchOptions.apiStateDir(k)).toString());
-                AppProcess instance = AppProcess.start(LaunchOptions.apiComponent(k), options.home().resolve("api/target/quarkus-app/quarkus-run.jar"),
-                        options.apiPort(k), own, data.resolve("logs"), "512m", stack.supervisor);
-                stack.apiInstances.add(instance);
-                OUT.printf("  %s on %s (%.1f s)%n", LaunchOptions.apiComponent(k), instance.url(), seconds(began));
+                stack.apiInstances.add(startInstance(options, stack, env, "api", k, options.apiPort(k), "512m", began,
+                        Map.of("STREAMHOUSE_STATE_DIR", data.resolve(LaunchOptions.apiStateDir(k)).toString())));
             }
             if (options.ingestInstances() > 1) {
                 OUT.printf("Starting %d more ingest instance(s): each its own port, CDC normaliser state and MQTT client id ...%n",
                         options.ingestInstances() - 1);
             }
             for (int k = 2; k <= options.ingestInstances(); k++) {
-                // Stateless on the request path: any instance takes any request, and each tails the decisions itself.
-                Map<String, String> own = new java.util.HashMap<>(env);
-                own.put("STREAMHOUSE_CDC_STATE_DIR", data.resolve(LaunchOptions.ingestCdcStateDir(k)).toString());
-                // The MQTT client id is the host name by default: two instances on one host would take each other's session.
-                own.put("STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k));
-                AppProcess instance = AppProcess.start(LaunchOptions.ingestComponent(k), options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),
-                        0, own, data.resolve("logs"), "384m", stack.supervisor);
-                stack.ingestInstances.add(instance);
-                OUT.printf("  %s on %s (%.1f s)%n", LaunchOptions.ingestComponent(k), instance.url(), seconds(began));
+                // Stateless on the request path: any instance takes any request, and each tails the decisions itself. The
+                // MQTT client id is the host name by default: two instances on one host would take each other's session.
+                stack.ingestInstances.add(startInstance(options, stack, env, "ingest", k, 0, "384m", began, Map.of(
+                        "STREAMHOUSE_CDC_STATE_DIR", data.resolve(LaunchOptions.ingestCdcStateDir(k)).toString(),
+                        "STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k))));
             }
             writeEndpoints(data, stack.platform, stack);
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.
@@ -742,6 +734,21 @@ public final class Launcher {
         }
     }
 
+    /**
+     * Instance {@code k} ≥ 2 of {@code app} ("api" or "ingest"): the supervised component {@code app-k}, with the stack's
+     * environment plus {@code own}; returns once it is ready.
+     */
+    private static AppProcess startInstance(LaunchOptions options, Stack stack, Map<String, String> env, String app, int k,
+                                            int port, String heap, Instant began, Map<String, String> own) throws IOException {
+        Map<String, String> environment = new java.util.HashMap<>(env);
+        environment.putAll(own);
+        String component = app.equals("api") ? LaunchOptions.apiComponent(k) : LaunchOptions.ingestComponent(k);
+        AppProcess instance = AppProcess.start(component, options.home().resolve(app + "/target/quarkus-app/quarkus-run.jar"),
+                port, environment, options.data().resolve("logs"), heap, stack.supervisor);
+        OUT.printf("  %s on %s (%.1f s)%n", component, instance.url(), seconds(began));
+        return instance;
+    }
+
     private static CompletableFuture<AppProcess> startApp(String name, Path jar, int port, Map<String, String> env, Path logs,
                                                           String heap, Supervisor supervisor) {
         return CompletableFuture.supplyAsync(() -> {
@@ -779,20 +786,19 @@ public final class Launcher {
 
         /** Every ingest instance's URL, instance 1 first. */
         List<java.net.URI> ingestUrls() {
-            List<java.net.URI> urls = new java.util.ArrayList<>();
-            if (ingest != null) {
-                urls.add(ingest.url());
-                ingestInstances.forEach(i -> urls.add(i.url()));
-            }
-            return urls;
+            return urls(ingest, ingestInstances);
         }
 
         /** Every api instance's URL, instance 1 first. */
         List<java.net.URI> apiUrls() {
+            return urls(api, apiInstances);
+        }
+
+        private static List<java.net.URI> urls(AppProcess first, List<AppProcess> others) {
             List<java.net.URI> urls = new java.util.ArrayList<>();
-            if (api != null) {
-                urls.add(api.url());
-                apiInstances.forEach(i -> urls.add(i.url()));
+            if (first != null) {
+                urls.add(first.url());
+                others.forEach(i -> urls.add(i.url()));
             }
             return urls;
         }
