@@ -150,6 +150,24 @@ public interface IngestConfig {
         @WithDefault("100000")
         @WithName("recent-decisions")
         int recentDecisions();
+
+        /**
+         * Where this instance reads the answers to its requests: {@code all}, every decision on the decisions topic (any
+         * number of instances, no routing; each reads every decision), or {@code partition}, its own partition of the
+         * replies topic, which its requests name ({@code payments.transactions.decisions.replies}; each reads its own).
+         */
+        @WithDefault("all")
+        Replies replies();
+
+        /**
+         * This instance's partition of the replies topic with {@code replies=partition}: one per instance (the launcher
+         * gives {@code ingest-k} k-1). Two instances on one partition still get every answer, and read each other's too.
+         */
+        @WithDefault("0")
+        @WithName("reply-partition")
+        int replyPartition();
+
+        enum Replies { ALL, PARTITION }
     }
 
     interface Tokenization {

@@ -128,6 +128,11 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         return k == 1 ? "ingest-cdc-state" : "ingest-cdc-state-" + k;
     }
 
+    /** Its partition of the authorize replies topic (read with {@code STREAMHOUSE_AUTHORIZE_REPLIES=partition}): k-1. */
+    static int ingestReplyPartition(int k) {
+        return k - 1;
+    }
+
     /** Instance {@code k} (1-based) of the api: {@code --api-port} + k-1, or 0 (a free port) when that is 0. */
     int apiPort(int k) {
         return apiPort == 0 ? 0 : apiPort + k - 1;

@@ -216,9 +216,11 @@ public final class Launcher {
             for (int k = 2; k <= options.ingestInstances(); k++) {
                 // Stateless on the request path: any instance takes any request, and each tails the decisions itself. The
                 // MQTT client id is the host name by default: two instances on one host would take each other's session.
+                // Its own reply partition, used when the instances read their own replies (STREAMHOUSE_AUTHORIZE_REPLIES=partition).
                 stack.ingestInstances.add(startInstance(options, stack, env, "ingest", k, 0, "384m", began, Map.of(
                         "STREAMHOUSE_CDC_STATE_DIR", data.resolve(LaunchOptions.ingestCdcStateDir(k)).toString(),
-                        "STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k))));
+                        "STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k),
+                        "STREAMHOUSE_AUTHORIZE_REPLY_PARTITION", Integer.toString(LaunchOptions.ingestReplyPartition(k)))));
             }
             writeEndpoints(data, stack.platform, stack);
             // After the apps: its MiniCluster start is CPU-heavy, and the apps are what answers first.

@@ -112,6 +112,9 @@ class LaunchOptionsTest {
                 .containsExactly("ingest", "ingest-2", "ingest-3");
         assertThat(List.of(LaunchOptions.ingestCdcStateDir(1), LaunchOptions.ingestCdcStateDir(2)))
                 .containsExactly("ingest-cdc-state", "ingest-cdc-state-2");
+        // The first instance reads partition 0 (the default); each further one a partition of its own.
+        assertThat(List.of(LaunchOptions.ingestReplyPartition(1), LaunchOptions.ingestReplyPartition(2), LaunchOptions.ingestReplyPartition(3)))
+                .containsExactly(0, 1, 2);
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "4"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--ingest-instances must be between 1 and 3, not 4");
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "0"}))

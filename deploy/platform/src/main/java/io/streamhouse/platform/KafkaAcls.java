@@ -91,11 +91,12 @@ public final class KafkaAcls {
                 // super users
             }
             case INGEST -> g.write(Topics.TRANSACTION_REQUESTS, Topics.VEHICLE_TELEMETRY, Topics.PARCEL_SCANS, Topics.AUDIT_EVENTS)
-                    // The authorize waiter answers a payment from its decision (assigned partitions, no group).
-                    .read(Topics.TRANSACTION_DECISIONS);
+                    // The authorize waiter answers a payment from its decision (assigned partitions, no group): every
+                    // decision, or its own partition of the replies.
+                    .read(Topics.TRANSACTION_DECISIONS, Topics.TRANSACTION_DECISION_REPLIES);
             case DECISIONS -> g.read(Topics.TRANSACTION_REQUESTS, Topics.CUSTOMERS, Topics.RULES, Topics.REVIEW_OUTCOMES, Topics.FRAUD_ALERTS,
                             Topics.TRANSACTION_DECISIONS)
-                    .write(Topics.TRANSACTION_DECISIONS, Topics.FRAUD_ALERTS, Topics.LINEAGE_EVENTS)
+                    .write(Topics.TRANSACTION_DECISIONS, Topics.TRANSACTION_DECISION_REPLIES, Topics.FRAUD_ALERTS, Topics.LINEAGE_EVENTS)
                     .streamsApp(DECISIONS_APP);
             case SERVING -> g.read(Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY, Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS,
                             Topics.MAINTENANCE_ALERTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.TRANSACTION_DECISIONS)

@@ -37,6 +37,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides every authorization request: {@code payments.transactions.requested} → the card's always-current
@@ -50,7 +52,8 @@ import java.util.Objects;
  * decision of every transaction id ({@value #FIRST_DECISIONS_STORE}) and writes it to the decisions topic, the first
  * time and for every repeat. That is what makes a decision final without a transaction: whatever is decided again after
  * a crash, a retry or a rule change, the decisions topic only ever holds the first decision of a transaction id
- * (duplicates are the same bytes). So the application can run at-least-once (the default: the answer waits for no
+ * (duplicates are the same bytes). A request that names a reply partition also gets a copy of its decision there, on
+ * {@code payments.transactions.decisions.replies}, for the ingest instance waiting for it. So the application can run at-least-once (the default: the answer waits for no
  * commit) or {@code exactly_once_v2} (no duplicates, at the cost of a commit per hop); docs/architecture.md,
  * "Decisions", says what each guarantees.
  * <p>
@@ -158,6 +161,8 @@ public final class DecisionTopology {
         var requestSerde = serdes.valueSerde(Topics.TRANSACTION_REQUESTS);
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         String decisionsTopic = outputs.of(Topics.TRANSACTION_DECISIONS.name());
+        // Replies are for callers waiting on live decisions; a replay's shadow (prefixed outputs) writes none.
+        boolean replies = outputs.prefix().isEmpty();
         builder.addStateStore(Stores.windowStoreBuilder(
                         Stores.persistentWindowStore(FIRST_DECISIONS_STORE, config.remember(), Duration.ofMillis(1), false),
                         Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
@@ -170,10 +175,11 @@ public final class DecisionTopology {
                 .selectKey((card, decided) -> decided.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .repartition(Repartitioned.with(Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
                         .withName(DECIDED_TOPIC_NAME))
-                .processValues(() -> new FirstDecision(outputs.input(Topics.TRANSACTION_REQUESTS.name()), NAME + "-first"),
+                .processValues(() -> new FirstDecision(outputs.input(Topics.TRANSACTION_REQUESTS.name()), NAME + "-first", replies),
                         Named.as(NAME + "-first"), FIRST_DECISIONS_STORE)
                 .split(Named.as(NAME + "-first-"))
                 .branch((id, out) -> out.deadLetter(), Branched.as("dead"))
+                .branch((id, out) -> out.reply(), Branched.as("reply"))
                 .defaultBranch(Branched.as("decision"));
         written.get(NAME + "-first-dead")
                 .mapValues(FirstDecision.Out::value, Named.as(NAME + "-conflict-raw"))
@@ -182,6 +188,20 @@ public final class DecisionTopology {
         written.get(NAME + "-first-decision")
                 .mapValues(FirstDecision.Out::value, Named.as(NAME + "-decision-bytes"))
                 .to(decisionsTopic, Produced.with(Serdes.String(), Serdes.ByteArray()).withName(NAME + "-sink"));
+        if (replies) {
+            // Each copy to the partition its request named: the partitioner sees the value, so the value carries it.
+            Serializer<FirstDecision.Out> replyBytes = (topic, out) -> out.value();
+            written.get(NAME + "-first-reply")
+                    .to(Topics.TRANSACTION_DECISION_REPLIES.name(), Produced.with(Serdes.String(),
+                                    Serdes.serdeFrom(replyBytes, (topic, bytes) -> { throw new UnsupportedOperationException("write-only"); }))
+                            .withStreamPartitioner(DecisionTopology::replyPartition)
+                            .withName(NAME + "-reply-sink"));
+        }
+    }
+
+    /** The reply partition a copy was addressed to, when the replies topic has it; else the key's (nobody reads it then). */
+    static Optional<Set<Integer>> replyPartition(String topic, String key, FirstDecision.Out out, int partitions) {
+        return out.replyPartition() < partitions ? Optional.of(Set.of(out.replyPartition())) : Optional.empty();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.streamhouse.detection.decision;
 import io.streamhouse.detection.streams.DeadLetters;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.state.DecidedTransaction;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -33,25 +34,48 @@ import java.util.HexFormat;
  * <p>
  * Every decision written carries the fingerprint of the request it decided in the header
  * {@value Decisions#REQUEST_FINGERPRINT_HEADER} (hex).
+ * <p>
+ * A request that names a reply partition ({@value Decisions#REPLY_PARTITION_HEADER}, set by an ingest instance that reads
+ * only its own replies) gets, after its decision, a copy of it for that partition of the replies topic: same key, bytes
+ * and headers. The first decision and its repeats alike, so a retry through another instance is answered there too. The
+ * header itself is taken off the decision and its copy (it routes; it is no part of the decision). A replay's shadow
+ * writes no replies ({@code replies} false): nobody waits for them.
  */
 final class FirstDecision implements FixedKeyProcessor<String, DecidedTransaction, FirstDecision.Out> {
     private static final Logger LOG = LoggerFactory.getLogger(FirstDecision.class);
 
-    /** A record this step writes: a decision (to the decisions topic) or a request's dead letter. */
-    record Out(byte[] value, boolean deadLetter) {
+    /**
+     * A record this step writes: a decision (to the decisions topic), its copy for a reply partition, or a request's
+     * dead letter.
+     *
+     * @param replyPartition the partition of the replies topic, for a {@link Kind#REPLY}; -1 otherwise
+     */
+    record Out(byte[] value, Kind kind, int replyPartition) {
+        enum Kind { DECISION, REPLY, DEAD_LETTER }
+
+        boolean deadLetter() {
+            return kind == Kind.DEAD_LETTER;
+        }
+
+        boolean reply() {
+            return kind == Kind.REPLY;
+        }
     }
 
     private final String requestsTopic;
     private final String processorName;
+    private final boolean replies;
     private FixedKeyProcessorContext<String, Out> context;
     private WindowStore<String, DecidedTransaction> first;
 
     /**
      * @param requestsTopic the topic the requests were read from (named in a dead letter's headers)
+     * @param replies       whether a request's reply partition header gets it a copy of its decision (live only)
      */
-    FirstDecision(String requestsTopic, String processorName) {
+    FirstDecision(String requestsTopic, String processorName, boolean replies) {
         this.requestsTopic = requestsTopic;
         this.processorName = processorName;
+        this.replies = replies;
     }
 
     @Override
@@ -88,10 +112,32 @@ final class FirstDecision implements FixedKeyProcessor<String, DecidedTransactio
     }
 
     private void emit(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decision) {
+        int replyPartition = replyPartition(record.headers());
         Headers headers = new RecordHeaders(record.headers().toArray());
+        headers.remove(Decisions.REPLY_PARTITION_HEADER);
         headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
         headers.add(Decisions.REQUEST_FINGERPRINT_HEADER, hex(decision.getRequestFingerprint()).getBytes(StandardCharsets.US_ASCII));
-        context.forward(record.withValue(new Out(bytes(decision.getDecision()), false)).withHeaders(headers));
+        byte[] value = bytes(decision.getDecision());
+        context.forward(record.withValue(new Out(value, Out.Kind.DECISION, -1)).withHeaders(headers));
+        if (replies && replyPartition >= 0) {
+            // After the decision: the same producer sends both, and a caller answered from the copy finds the decision
+            // on the decisions topic (if this task dies in between, the replay of its input writes both again).
+            context.forward(record.withValue(new Out(value, Out.Kind.REPLY, replyPartition)).withHeaders(headers));
+        }
+    }
+
+    /** The reply partition a request named, or -1 (none, or not a number: then it is answered on the decisions topic only). */
+    static int replyPartition(Headers headers) {
+        Header h = headers.lastHeader(Decisions.REPLY_PARTITION_HEADER);
+        if (h == null || h.value() == null) {
+            return -1;
+        }
+        try {
+            int p = Integer.parseInt(new String(h.value(), StandardCharsets.US_ASCII));
+            return p >= 0 ? p : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private void deadLetter(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decided, String reason) {
@@ -100,9 +146,10 @@ final class FirstDecision implements FixedKeyProcessor<String, DecidedTransactio
         Headers headers = DeadLetters.headers(record.headers(), reason, null, requestsTopic, decided.getRequestPartition(),
                 decided.getRequestOffset(), processorName, raw);
         headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
+        headers.remove(Decisions.REPLY_PARTITION_HEADER);
         // A dead letter is keyed like the record it came from: the request's card token is in the request; the
         // transaction id is what this step knows, and what the reason names.
-        context.forward(record.withValue(new Out(raw, true)).withHeaders(headers));
+        context.forward(record.withValue(new Out(raw, Out.Kind.DEAD_LETTER, -1)).withHeaders(headers));
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

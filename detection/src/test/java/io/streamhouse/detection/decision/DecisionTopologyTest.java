@@ -11,6 +11,7 @@ import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.testdata.Times;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.TopicSerdes;
+import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.InMemorySchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
@@ -344,6 +345,59 @@ class DecisionTopologyTest {
         var requestDecoder = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
         assertThat(requestDecoder.deserialize(Topics.TRANSACTION_REQUESTS.name(), dead.get(0).value())).isEqualTo(larger);
         assertThat(requestDecoder.deserialize(Topics.TRANSACTION_REQUESTS.name(), dead.get(1).value()).getCardToken()).isEqualTo(Cards.BOB);
+    }
+
+    /**
+     * An ingest instance that reads only its own replies names its partition on the request: the decision, its repeats
+     * included, is copied there byte for byte with its fingerprint; the routing header is on neither copy; a request
+     * without it (or with a header that is not a partition) is decided as always, with no copy; a replay's shadow
+     * writes no copies.
+     */
+    @Test
+    void aRequestThatNamesAReplyPartitionGetsACopyOfEachOfItsDecisionsThere() {
+        givenDefaultRules();
+        var rawDecisions = driver.createOutputTopic(Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        var replies = driver.createOutputTopic(Topics.TRANSACTION_DECISION_REPLIES.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        requests.pipeInput(withReplyPartition(Cards.ALICE, payment("tx-p", "10"), "3"));
+        requests.pipeInput(Cards.ALICE, payment("tx-q", "10"));
+        requests.pipeInput(withReplyPartition(Cards.ALICE, payment("tx-x", "10"), "three"));
+        requests.pipeInput(withReplyPartition(Cards.ALICE, payment("tx-p", "10"), "5"));
+
+        var written = rawDecisions.readRecordsToList();
+        assertThat(written).extracting(TestRecord::key).containsExactly("tx-p", "tx-q", "tx-x", "tx-p");
+        assertThat(written).allSatisfy(r -> assertThat(header(r, Decisions.REPLY_PARTITION_HEADER)).isNull());
+        var copies = replies.readRecordsToList();
+        assertThat(copies).extracting(TestRecord::key).containsExactly("tx-p", "tx-p");
+        assertThat(copies).allSatisfy(r -> {
+            assertThat(r.value()).isEqualTo(written.get(0).value());
+            assertThat(header(r, Decisions.REQUEST_FINGERPRINT_HEADER)).isEqualTo(header(written.get(0), Decisions.REQUEST_FINGERPRINT_HEADER));
+            assertThat(header(r, Decisions.REPLY_PARTITION_HEADER)).isNull();
+        });
+        assertThat(DecisionTopology.replyPartition(Topics.TRANSACTION_DECISION_REPLIES.name(), "tx-p",
+                new FirstDecision.Out(new byte[0], FirstDecision.Out.Kind.REPLY, 5), 12)).contains(java.util.Set.of(5));
+        assertThat(DecisionTopology.replyPartition(Topics.TRANSACTION_DECISION_REPLIES.name(), "tx-p",
+                new FirstDecision.Out(new byte[0], FirstDecision.Out.Kind.REPLY, 12), 12)).as("no such partition").isEmpty();
+
+        startWith(new DecisionTopology.Config(clock, new io.streamhouse.detection.streams.OutputTopics("shadow-")));
+        givenDefaultRules();
+        var shadowDecisions = driver.createOutputTopic("shadow-" + Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        replies = driver.createOutputTopic(Topics.TRANSACTION_DECISION_REPLIES.name(), new StringDeserializer(), Serdes.ByteArray().deserializer());
+        var shadowReplies = driver.createOutputTopic("shadow-" + Topics.TRANSACTION_DECISION_REPLIES.name(), new StringDeserializer(),
+                Serdes.ByteArray().deserializer());
+        requests.pipeInput(withReplyPartition(Cards.ALICE, payment("tx-s", "10"), "3"));
+        assertThat(shadowDecisions.readKeyValue().key).isEqualTo("tx-s");
+        assertThat(replies.isEmpty()).isTrue();
+        assertThat(shadowReplies.isEmpty()).isTrue();
+    }
+
+    private static TestRecord<String, TransactionAuthorizationRequested> withReplyPartition(String key,
+            TransactionAuthorizationRequested request, String partition) {
+        var headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add(Decisions.REPLY_PARTITION_HEADER, partition.getBytes(StandardCharsets.US_ASCII));
+        return new TestRecord<>(key, request, headers);
     }
 
     private static String header(TestRecord<String, byte[]> r, String name) {

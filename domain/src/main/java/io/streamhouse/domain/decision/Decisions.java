@@ -18,6 +18,12 @@ public final class Decisions {
      * different request under an id already decided.
      */
     public static final String REQUEST_FINGERPRINT_HEADER = "streamhouse.request.fingerprint";
+    /**
+     * Header an authorize request may carry: the partition of {@code payments.transactions.decisions.replies} (decimal,
+     * ASCII) that the ingest instance waiting for the answer reads. The decision topology then also writes the decision
+     * there, byte for byte as on the decisions topic; the decisions topic's records never carry it.
+     */
+    public static final String REPLY_PARTITION_HEADER = "streamhouse.reply.partition";
 
     /**
      * @param decidedAt when the decider emitted it (its wall clock, passed in from the edge); only the latency

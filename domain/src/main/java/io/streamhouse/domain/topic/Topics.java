@@ -112,9 +112,25 @@ public final class Topics {
             "lineage.events", String.class, String.class, 1, CleanupPolicy.COMPACT, FOREVER,
             "OpenLineage run events (JSON) of the processors, keyed by job and run; latest per run.");
 
-    /** Operational topics that are not domain event logs (not Avro, not landed in the lake, no dead-letter topic). */
+    /**
+     * Copies of decisions for the ingest instance waiting for them (its reply partition, named by the request's
+     * {@code streamhouse.reply.partition} header), when ingest runs with {@code streamhouse.authorize.replies=partition}:
+     * each instance then reads the decisions of its own requests only, instead of every decision. The same key, value
+     * bytes and headers as the decision on {@code payments.transactions.decisions}, which stays the record of the decision:
+     * this topic is a delivery path, kept an hour, not landed in the lake and not replayed. Twelve partitions: up to
+     * twelve ingest instances with a partition of their own (more share one, which only costs them reading each other's).
+     */
+    public static final Topic<String, TransactionDecision> TRANSACTION_DECISION_REPLIES = new Topic<>(
+            "payments.transactions.decisions.replies", String.class, TransactionDecision.class, 12,
+            CleanupPolicy.DELETE, Optional.of(Duration.ofHours(1)),
+            "A copy of each decision for the ingest instance whose authorize request waits for it (its partition); kept an hour.");
+
+    /**
+     * Operational topics that are not domain event logs (not landed in the lake, not replayed, no dead-letter topic):
+     * the lineage events (JSON) and the decisions' reply copies.
+     */
     public static List<Topic<?, ?>> operational() {
-        return List.of(LINEAGE_EVENTS);
+        return List.of(LINEAGE_EVENTS, TRANSACTION_DECISION_REPLIES);
     }
 
     /** Raw capture topics, each with its dead-letter topic: what the platform creates besides {@link #all()}. */

@@ -3,6 +3,7 @@ package io.streamhouse.ingest.authorize;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.IngestConfig;
@@ -82,7 +83,7 @@ public class AuthorizeResource {
     public CompletionStage<Response> authorize(String raw, @QueryParam("deadlineMs") Long deadlineMs) throws JsonProcessingException {
         long started = System.nanoTime();
         Duration deadline = deadline(deadlineMs);
-        Submission<TransactionAuthorizationRequested> submission = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
+        Submission<TransactionAuthorizationRequested> parsed = requests.parseOne(raw, (item, path, recordedAt, fields) -> {
             var event = parser.parse(item, path, recordedAt, fields);
             if (event != null) {
                 event.setSubmittedBy(caller.getPrincipal().getName());
@@ -90,6 +91,8 @@ public class AuthorizeResource {
             return event == null ? null : new Submission<>(event.getTransactionId(), event.getCardToken(),
                     event.getEnvelope().getEventId(), "transactionId", event);
         });
+        Submission<TransactionAuthorizationRequested> submission = waiter.replyPartition() < 0 ? parsed
+                : parsed.withHeader(Decisions.REPLY_PARTITION_HEADER, Integer.toString(waiter.replyPartition()));
         String id = submission.id();
         String fingerprint = HexFormat.of().formatHex(submission.fingerprint());
         CompletableFuture<DecisionMatcher.Match> decision = waiter.await(id);

@@ -30,16 +30,19 @@ import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Hands each waiting authorize request its decision as it appears on {@code payments.transactions.decisions}.
  * <p>
- * Every ingest instance tails all partitions of the decisions topic (read_committed, from the end at start-up, no
- * consumer group), so the instance that took a request sees its decision wherever it was decided. The cost is that
- * each instance reads every decision; it decodes only those it has a request waiting for, matched on the record key
- * first ({@link DecisionMatcher}); the alternative of a reply topic per instance is noted in the architecture.
+ * By default ({@code streamhouse.authorize.replies=all}) every ingest instance tails all partitions of the decisions topic
+ * (read_committed, from the end at start-up, no consumer group), so the instance that took a request sees its decision
+ * wherever it was decided. The cost is that each instance reads every decision; it decodes only those it has a request
+ * waiting for, matched on the record key first ({@link DecisionMatcher}). With {@code replies=partition} it reads only
+ * its own partition of the replies topic ({@code streamhouse.authorize.reply-partition}), which its requests name in a
+ * header ({@link #replyPartition()}) and where the decision topology writes a copy of each of their decisions.
  * A waiter is registered before its request is published, and recent decisions are remembered, so a decision
  * cannot slip past: neither one that arrives before the waiter looks, nor one made for an earlier attempt of a
  * retried request. Decisions that cannot be read are skipped here (the decision projection dead-letters them).
@@ -57,11 +60,18 @@ public class DecisionWaiter {
     private final Thread poller;
     private final OpenTelemetry openTelemetry;
     private final KafkaClientMetrics metrics;
+    private final int replyPartition;
     private volatile boolean running = true;
     private volatile boolean tailing;
 
     public DecisionWaiter(IngestConfig config, @ForKafka OpenTelemetry openTelemetry, MeterRegistry registry) {
         this.openTelemetry = openTelemetry;
+        this.replyPartition = config.authorize().replies() == IngestConfig.Authorize.Replies.PARTITION
+                ? config.authorize().replyPartition() : -1;
+        if (config.authorize().replyPartition() < 0) {
+            throw new IllegalArgumentException("streamhouse.authorize.reply-partition must be 0 or more, was "
+                    + config.authorize().replyPartition());
+        }
         this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
                 TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);
@@ -92,6 +102,14 @@ public class DecisionWaiter {
         matcher.forget(transactionId, future);
     }
 
+    /**
+     * The partition of the replies topic this instance reads, for its requests' {@code streamhouse.reply.partition}
+     * header; -1 when it tails every decision (its requests then carry no header).
+     */
+    public int replyPartition() {
+        return replyPartition;
+    }
+
     /** True once the topic's partitions are assigned and positioned: from then on no decision is missed. */
     public boolean isTailing() {
         return tailing;
@@ -99,8 +117,7 @@ public class DecisionWaiter {
 
     private void run() {
         try {
-            var partitions = consumer.partitionsFor(Topics.TRANSACTION_DECISIONS.name(), Duration.ofSeconds(60)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            var partitions = partitions();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
@@ -118,6 +135,21 @@ public class DecisionWaiter {
             tailing = false;
             consumer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /** Every partition of the decisions topic, or this instance's reply partition. */
+    private List<TopicPartition> partitions() {
+        String topic = replyPartition < 0 ? Topics.TRANSACTION_DECISIONS.name() : Topics.TRANSACTION_DECISION_REPLIES.name();
+        var all = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        if (replyPartition < 0) {
+            return all;
+        }
+        if (replyPartition >= all.size()) {
+            throw new IllegalStateException("streamhouse.authorize.reply-partition is " + replyPartition + " but " + topic
+                    + " has " + all.size() + " partitions (0-" + (all.size() - 1) + ")");
+        }
+        return List.of(new TopicPartition(topic, replyPartition));
     }
 
     private void arrived(ConsumerRecord<String, byte[]> record) {

@@ -118,7 +118,7 @@ public class EventIntake {
                 continue;
             }
             try {
-                outcomes.add(log.send(topic, s.key(), s.event()).handle((m, error) -> {
+                outcomes.add(log.send(topic, s.key(), s.event(), s.headers()).handle((m, error) -> {
                     permits.releaseOne();
                     if (error != null) {
                         accepted.failed(s.eventId(), error);

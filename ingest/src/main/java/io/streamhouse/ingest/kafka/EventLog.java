@@ -74,13 +74,21 @@ public class EventLog {
      * not even be handed over (registry unreachable, producer buffer full for too long).
      */
     public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event) {
+        return send(topic, key, event, Map.of());
+    }
+
+    /** As {@link #send(Topic, String, SpecificRecord)}, with these headers (ASCII values) on the record. */
+    public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event,
+                                                                           Map<String, String> headers) {
         byte[] value;
         try {
             value = serializer(topic).serialize(topic.name(), event);
         } catch (SerializationException e) {
             throw new PublishException("could not serialize for " + topic.name() + ": " + e.getMessage(), e);
         }
-        return send(new ProducerRecord<>(topic.name(), key, value));
+        var record = new ProducerRecord<String, byte[]>(topic.name(), key, value);
+        headers.forEach((k, v) -> record.headers().add(k, v.getBytes(StandardCharsets.US_ASCII)));
+        return send(record);
     }
 
     /**
