@@ -36,8 +36,9 @@ import java.util.concurrent.TimeUnit;
         description = "Authorize latency and throughput against Kafka's own round trips in the same run.")
 public final class AuthorizeBenchmark implements Callable<Integer> {
 
-    @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
-    String ingest;
+    @Option(names = "--ingest", split = ",", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL(s), loopback only;"
+            + " several (comma-separated: the ingest.instances of endpoints.properties) take the requests in turn (default ${DEFAULT-VALUE}).")
+    List<String> ingest;
     @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory, for its payments token"
             + " (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE> overrides) (default ${DEFAULT-VALUE}).")
     java.nio.file.Path data;
@@ -86,11 +87,11 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        URI ingestUri = Loopback.requireUri(ingest, "--ingest");
+        List<URI> ingestUri = ingest.stream().map(u -> Loopback.requireUri(u.trim(), "--ingest")).toList();
         Loopback.requireBootstrap(bootstrap);
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        out.printf(Locale.ROOT, "Authorize benchmark %s at %s: rates %s for %s each, warm-up %s, relay commit interval %s, %d cores%n",
-                runId, Instant.now(), rates, duration, warmup, commitInterval, Runtime.getRuntime().availableProcessors());
+        out.printf(Locale.ROOT, "Authorize benchmark %s at %s: rates %s for %s each, warm-up %s, relay commit interval %s, %d cores, ingest %s%n",
+                runId, Instant.now(), rates, duration, warmup, commitInterval, Runtime.getRuntime().availableProcessors(), ingestUri);
 
         CpuUse cpuUse = new CpuUse(CpuUse.parse(cpu));
         String fresh = null;

@@ -14,6 +14,7 @@ import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -48,21 +49,25 @@ final class HttpLoad implements AutoCloseable {
 
     private final Vertx vertx;
     private final HttpClient http;
-    private final String host;
-    private final int port;
+    /** The ingest instances, taken in turn, request by request. */
+    private final List<URI> targets;
+    private final java.util.concurrent.atomic.AtomicLong turn = new java.util.concurrent.atomic.AtomicLong();
     private final String authorize;
     private final String probe;
     private final BenchPayments payments;
     private final String bearer;
     private final Clock clock = Clock.systemUTC();
 
-    HttpLoad(URI ingest, BenchPayments payments, int deadlineMillis, String paymentsToken) {
+    /** A load spread over the ingest instances, a request to each in turn. */
+    HttpLoad(List<URI> ingests, BenchPayments payments, int deadlineMillis, String paymentsToken) {
+        if (ingests.isEmpty()) {
+            throw new IllegalArgumentException("at least one ingest URL");
+        }
         this.bearer = "Bearer " + paymentsToken;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1).setInternalBlockingPoolSize(1));
         this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setMaxPoolSize(CONNECTIONS)
                 .setMaxWaitQueueSize(-1).setConnectTimeout(5_000));
-        this.host = ingest.getHost();
-        this.port = ingest.getPort();
+        this.targets = List.copyOf(ingests);
         this.authorize = "/v1/transactions/authorize?deadlineMs=" + deadlineMillis;
         this.probe = "/v1/transactions/authorize?deadlineMs=" + PROBE_DEADLINE.toMillis();
         this.payments = payments;
@@ -96,7 +101,8 @@ final class HttpLoad implements AutoCloseable {
     }
 
     private Future<Answer> post(String uri, byte[] body, Duration timeout) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(host).setPort(port).setURI(uri)
+        URI target = targets.get((int) (turn.getAndIncrement() % targets.size()));
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.getHost()).setPort(target.getPort()).setURI(uri)
                 .putHeader("Content-Type", "application/json").putHeader("Authorization", bearer)
                 .setIdleTimeout(timeout.toMillis());
         return http.request(options)
