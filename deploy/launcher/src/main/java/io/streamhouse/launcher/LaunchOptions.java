@@ -128,6 +128,18 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         return k == 1 ? "ingest-cdc-state" : "ingest-cdc-state-" + k;
     }
 
+    /**
+     * How the ingest instances read their authorize answers ({@code STREAMHOUSE_AUTHORIZE_REPLIES}): as configured if it
+     * is; otherwise each its own reply partition when there are several (measured: less CPU in ingest, the same
+     * ceiling; docs/benchmarks-history.md, session 25), and the app's default (every decision) for one.
+     */
+    static java.util.Optional<String> authorizeReplies(int ingestInstances, String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return java.util.Optional.of(configured);
+        }
+        return ingestInstances > 1 ? java.util.Optional.of("partition") : java.util.Optional.empty();
+    }
+
     /** Its partition of the authorize replies topic (read with {@code STREAMHOUSE_AUTHORIZE_REPLIES=partition}): k-1. */
     static int ingestReplyPartition(int k) {
         return k - 1;

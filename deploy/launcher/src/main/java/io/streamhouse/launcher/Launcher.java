@@ -189,6 +189,12 @@ public final class Launcher {
                     env.put(variable, Integer.toString(atLeastOne(System.getenv(variable))));
                 }
             }
+            LaunchOptions.authorizeReplies(options.ingestInstances(), System.getenv("STREAMHOUSE_AUTHORIZE_REPLIES")).ifPresent(replies -> {
+                env.put("STREAMHOUSE_AUTHORIZE_REPLIES", replies);
+                if (replies.equals("partition")) {
+                    OUT.println("  authorize answers: each ingest instance reads its own partition of payments.transactions.decisions.replies");
+                }
+            });
             OUT.println("Starting ingest and api ...");
             // Side by side, as before the supervisor: each start returns once that app is ready.
             CompletableFuture<AppProcess> ingest = startApp("ingest", options.home().resolve("ingest/target/quarkus-app/quarkus-run.jar"),

@@ -115,6 +115,11 @@ class LaunchOptionsTest {
         // The first instance reads partition 0 (the default); each further one a partition of its own.
         assertThat(List.of(LaunchOptions.ingestReplyPartition(1), LaunchOptions.ingestReplyPartition(2), LaunchOptions.ingestReplyPartition(3)))
                 .containsExactly(0, 1, 2);
+        // Several instances read their own replies unless told otherwise; one reads every decision (the app's default).
+        assertThat(LaunchOptions.authorizeReplies(2, null)).contains("partition");
+        assertThat(LaunchOptions.authorizeReplies(3, "all")).contains("all");
+        assertThat(LaunchOptions.authorizeReplies(1, null)).isEmpty();
+        assertThat(LaunchOptions.authorizeReplies(1, "partition")).contains("partition");
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "4"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--ingest-instances must be between 1 and 3, not 4");
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--ingest-instances", "0"}))
