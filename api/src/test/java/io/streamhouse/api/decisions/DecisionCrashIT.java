@@ -70,6 +70,9 @@ import static org.awaitility.Awaitility.await;
  *   <li>every decision on the topic for one transaction id is the same bytes (duplicates are allowed only so);</li>
  *   <li>every answer a waiting payments client took off the topic (its first sight of the transaction's decision)
  *       is the decision the log holds;</li>
+ *   <li>every request that named a reply partition (every other one) has its decision copied there, and every copy an
+ *       instance reading that partition takes (the first one's, a retry's, a replay's) is, byte for byte, the decision
+ *       the log holds;</li>
  *   <li>a different request under a transaction id already decided, on the same card or another, is never decided:
  *       it is on the requests' dead-letter topic with the reason.</li>
  * </ul>
@@ -77,6 +80,7 @@ import static org.awaitility.Awaitility.await;
 @WithStreamhousePlatform
 class DecisionCrashIT {
     private static final int PER_TICK = 5;
+    private static final int REPLY_PARTITION = 1;
     private static final String[] CARDS = {"tok_crash_a", "tok_crash_b", "tok_crash_c", "tok_crash_d", "tok_crash_e",
             "tok_crash_f", "tok_crash_g", "tok_crash_h", "tok_crash_i", "tok_crash_j", "tok_crash_k", "tok_crash_l"};
 
@@ -126,20 +130,27 @@ class DecisionCrashIT {
             apps.add(supervisor.start(appSpec(dir, bootstrap, registryUrl, "app-0")));
             apps.add(second.join());
 
-            // The payments client: its first sight of each transaction's decision is the answer it gives.
+            // The payments client: its first sight of each transaction's decision is the answer it gives. And an ingest
+            // instance reading only its reply partition (1): every copy (a retry through it is answered from the latest).
             Map<String, byte[]> answered = new ConcurrentHashMap<>();
+            Map<String, List<byte[]>> answeredByCopy = new ConcurrentHashMap<>();
             KafkaConsumer<String, byte[]> tail = new KafkaConsumer<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                     ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer());
             waiter = new Thread(() -> {
                 try (tail) {
-                    var partitions = tail.partitionsFor(Topics.TRANSACTION_DECISIONS.name()).stream()
-                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    var partitions = new ArrayList<>(tail.partitionsFor(Topics.TRANSACTION_DECISIONS.name()).stream()
+                            .map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+                    partitions.add(new TopicPartition(Topics.TRANSACTION_DECISION_REPLIES.name(), REPLY_PARTITION));
                     tail.assign(partitions);
                     tail.seekToBeginning(partitions);
                     while (tailing.get()) {
                         for (var r : tail.poll(Duration.ofMillis(100))) {
-                            answered.putIfAbsent(r.key(), r.value());
+                            if (r.topic().equals(Topics.TRANSACTION_DECISIONS.name())) {
+                                answered.putIfAbsent(r.key(), r.value());
+                            } else {
+                                answeredByCopy.computeIfAbsent(r.key(), k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(r.value());
+                            }
                         }
                     }
                 }
@@ -151,6 +162,7 @@ class DecisionCrashIT {
             // other time); a rule version every 200 requests.
             Map<String, String> expectedFingerprint = new ConcurrentHashMap<>();
             Map<String, Set<String>> conflicting = new ConcurrentHashMap<>();
+            Set<String> askedForCopy = ConcurrentHashMap.newKeySet();
             AtomicInteger sent = new AtomicInteger();
             AtomicInteger stopAt = new AtomicInteger(Integer.MAX_VALUE);
             AtomicInteger failedSends = new AtomicInteger();
@@ -160,16 +172,19 @@ class DecisionCrashIT {
                     String card = CARDS[i % CARDS.length];
                     var r = request(i, card, (5 + i % 40) + ".00");
                     expectedFingerprint.put(transactionId(i), hex(Fingerprints.of(r)));
-                    send(producer, requestSerializer, r, failedSends);
+                    send(producer, requestSerializer, r, failedSends, asksForCopy(i));
+                    if (asksForCopy(i)) {
+                        askedForCopy.add(transactionId(i));
+                    }
                     if (i % 23 == 0 && i >= 40) {
                         int j = i - 40;
-                        send(producer, requestSerializer, request(j, CARDS[j % CARDS.length], (5 + j % 40) + ".00"), failedSends);
+                        send(producer, requestSerializer, request(j, CARDS[j % CARDS.length], (5 + j % 40) + ".00"), failedSends, asksForCopy(j));
                     }
                     if (i % 97 == 0) {
                         String otherCard = i % 2 == 0 ? card : CARDS[(i + 1) % CARDS.length];
                         var other = request(i, otherCard, "999.00");
                         conflicting.computeIfAbsent(transactionId(i), id -> ConcurrentHashMap.newKeySet()).add(hex(Fingerprints.of(other)));
-                        send(producer, requestSerializer, other, failedSends);
+                        send(producer, requestSerializer, other, failedSends, asksForCopy(i));
                     }
                     if (i % 200 == 199) {
                         RuleDefinition base = DefaultRules.definitions().get(0);
@@ -206,7 +221,8 @@ class DecisionCrashIT {
 
             // Every request has a decision, as the client saw it.
             await("every transaction answered").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> answered.keySet().containsAll(expectedFingerprint.keySet()));
+                    .until(() -> answered.keySet().containsAll(expectedFingerprint.keySet())
+                            && answeredByCopy.keySet().containsAll(askedForCopy));
             tailing.set(false);
             waiter.join(10_000);
 
@@ -222,6 +238,10 @@ class DecisionCrashIT {
                 assertThat(written).as("every decision of %s is the same bytes", id)
                         .allSatisfy(r -> assertThat(r.value()).isEqualTo(first));
                 assertThat(answered.get(id)).as("what the client answered for %s is on the log", id).isEqualTo(first);
+                if (askedForCopy.contains(id)) {
+                    assertThat(answeredByCopy.get(id)).as("every copy of %s is the decision on the log", id)
+                            .allSatisfy(copy -> assertThat(copy).isEqualTo(first));
+                }
                 assertThat(decisions.deserialize(Topics.TRANSACTION_DECISIONS.name(), first).getTransactionId()).isEqualTo(id);
                 String madeFor = header(written.get(0), Decisions.REQUEST_FINGERPRINT_HEADER);
                 Set<String> others = conflicting.getOrDefault(id, Set.of());
@@ -241,8 +261,11 @@ class DecisionCrashIT {
                 }
                 duplicates += written.size() - 1;
             }
-            System.out.printf("DecisionCrashIT: %d transactions, %d identical duplicate decisions, %d dead letters%n",
-                    onTheLog.size(), duplicates, deadLetters.size());
+            assertThat(askedForCopy).as("every other request asked for a copy").hasSizeGreaterThan(onTheLog.size() / 3);
+            assertThat(answeredByCopy.keySet()).as("copies only for the requests that asked").isEqualTo(askedForCopy);
+            System.out.printf("DecisionCrashIT: %d transactions, %d identical duplicate decisions, %d dead letters, %d answered from a reply copy%n",
+                    onTheLog.size(), duplicates, deadLetters.size(), answeredByCopy.size());
+            System.out.printf("DecisionCrashIT: %d copies in all%n", answeredByCopy.values().stream().mapToInt(List::size).sum());
         } finally {
             load.shutdownNow();
             tailing.set(false);
@@ -254,10 +277,19 @@ class DecisionCrashIT {
         }
     }
 
+    /** Every other transaction's requests name reply partition {@value #REPLY_PARTITION}, as an ingest instance reading it would. */
+    private static boolean asksForCopy(int i) {
+        return i % 2 == 1;
+    }
+
     private static void send(KafkaProducer<String, byte[]> producer, AvroSerializer<TransactionAuthorizationRequested> serializer,
-                             TransactionAuthorizationRequested r, AtomicInteger failed) {
-        producer.send(new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), r.getCardToken(),
-                serializer.serialize(Topics.TRANSACTION_REQUESTS.name(), r)), (meta, e) -> {
+                             TransactionAuthorizationRequested r, AtomicInteger failed, boolean askForCopy) {
+        var record = new ProducerRecord<>(Topics.TRANSACTION_REQUESTS.name(), r.getCardToken(),
+                serializer.serialize(Topics.TRANSACTION_REQUESTS.name(), r));
+        if (askForCopy) {
+            record.headers().add(Decisions.REPLY_PARTITION_HEADER, Integer.toString(REPLY_PARTITION).getBytes(StandardCharsets.US_ASCII));
+        }
+        producer.send(record, (meta, e) -> {
             if (e != null) {
                 failed.incrementAndGet();
             }
