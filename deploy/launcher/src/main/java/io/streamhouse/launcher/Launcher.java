@@ -189,10 +189,12 @@ public final class Launcher {
                     env.put(variable, Integer.toString(atLeastOne(System.getenv(variable))));
                 }
             }
-            LaunchOptions.authorizeReplies(options.ingestInstances(), System.getenv("STREAMHOUSE_AUTHORIZE_REPLIES")).ifPresent(replies -> {
+            String configuredReplies = System.getenv("STREAMHOUSE_AUTHORIZE_REPLIES");
+            LaunchOptions.authorizeReplies(options.ingestInstances(), configuredReplies).ifPresent(replies -> {
                 env.put("STREAMHOUSE_AUTHORIZE_REPLIES", replies);
                 if (replies.equals("partition")) {
-                    OUT.println("  authorize answers: each ingest instance reads its own partition of payments.transactions.decisions.replies");
+                    OUT.println("  authorize answers: each ingest instance reads its own partition of "
+                            + "payments.transactions.decisions.replies");
                 }
             });
             OUT.println("Starting ingest and api ...");
@@ -220,9 +222,9 @@ public final class Launcher {
                         options.ingestInstances() - 1);
             }
             for (int k = 2; k <= options.ingestInstances(); k++) {
-                // Stateless on the request path: any instance takes any request, and each tails the decisions itself. The
-                // MQTT client id is the host name by default: two instances on one host would take each other's session.
-                // Its own reply partition, used when the instances read their own replies (STREAMHOUSE_AUTHORIZE_REPLIES=partition).
+                // Stateless on the request path: any instance takes any request and waits for its decision itself, on
+                // its own reply partition (k-1) when they read their own replies. The MQTT client id is the host name by
+                // default: two instances on one host would take each other's session.
                 stack.ingestInstances.add(startInstance(options, stack, env, "ingest", k, 0, "384m", began, Map.of(
                         "STREAMHOUSE_CDC_STATE_DIR", data.resolve(LaunchOptions.ingestCdcStateDir(k)).toString(),
                         "STREAMHOUSE_MQTT_INSTANCE_ID", hostName() + "-" + LaunchOptions.ingestComponent(k),

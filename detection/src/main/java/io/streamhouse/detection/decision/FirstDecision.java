@@ -120,8 +120,9 @@ final class FirstDecision implements FixedKeyProcessor<String, DecidedTransactio
         byte[] value = bytes(decision.getDecision());
         context.forward(record.withValue(new Out(value, Out.Kind.DECISION, -1)).withHeaders(headers));
         if (replies && replyPartition >= 0) {
-            // After the decision: the same producer sends both, and a caller answered from the copy finds the decision
-            // on the decisions topic (if this task dies in between, the replay of its input writes both again).
+            // After the decision, by the same producer, but to another partition, so it may be acknowledged first: an
+            // answer taken from the copy is on the decisions topic, or will be once this task has processed its input
+            // again after a crash (input offsets commit only after every send is acknowledged; exactly-once: together).
             context.forward(record.withValue(new Out(value, Out.Kind.REPLY, replyPartition)).withHeaders(headers));
         }
     }
