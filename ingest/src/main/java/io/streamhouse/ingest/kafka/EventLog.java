@@ -69,15 +69,11 @@ public class EventLog {
     }
 
     /**
-     * Hands one event to the producer. The future completes when the broker acknowledged it (or failed for good,
+     * Hands one event to the producer, with {@code headers} (ASCII values, e.g. an authorize request's reply partition)
+     * on its record. The future completes when the broker acknowledged it (or failed for good,
      * at the latest after {@code streamhouse.publish-timeout}). Throws {@link PublishException} when the event could
      * not even be handed over (registry unreachable, producer buffer full for too long).
      */
-    public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event) {
-        return send(topic, key, event, Map.of());
-    }
-
-    /** As {@link #send(Topic, String, SpecificRecord)}, with these headers (ASCII values) on the record. */
     public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event,
                                                                            Map<String, String> headers) {
         byte[] value;

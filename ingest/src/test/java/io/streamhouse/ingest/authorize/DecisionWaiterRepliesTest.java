@@ -8,6 +8,7 @@ import io.streamhouse.domain.decision.CardFeatures;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.decision.DefaultRules;
 import io.streamhouse.domain.decision.Features;
+import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.testdata.Cards;
@@ -59,8 +60,12 @@ class DecisionWaiterRepliesTest {
                 .build().getConfigMapping(IngestConfig.class);
     }
 
+    private static TransactionAuthorizationRequested request(String transactionId) {
+        return SampleEvents.transaction(transactionId, Cards.ALICE, "10", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0);
+    }
+
     private static TransactionDecision decision(String transactionId) {
-        var request = SampleEvents.transaction(transactionId, Cards.ALICE, "10", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0);
+        var request = request(transactionId);
         return Decisions.toEvent(request, DefaultRules.ruleSet().decide(request,
                 Features.of(CardFeatures.firstPayment(transactionId, request.getAmount().getAmount()))), Instant.now());
     }
@@ -112,7 +117,6 @@ class DecisionWaiterRepliesTest {
     }
 
     private static String fingerprintOf(String transactionId) {
-        return HexFormat.of().formatHex(Fingerprints.of(
-                SampleEvents.transaction(transactionId, Cards.ALICE, "10", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0)));
+        return HexFormat.of().formatHex(Fingerprints.of(request(transactionId)));
     }
 }
