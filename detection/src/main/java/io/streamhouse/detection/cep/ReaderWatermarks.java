@@ -19,29 +19,35 @@ import java.util.function.ToLongFunction;
 
 /**
  * Bounded out-of-orderness per partition, with idleness decided for a source reader's partitions together, so the
- * watermark a partition reached before going quiet is never lost.
+ * watermark a partition reached before going quiet is never lost, and a partition is taken for quiet only after it has
+ * had the idleness timeout to show its events.
  *
  * <p>Why not {@link WatermarkStrategy#withIdleness}: a Kafka source reader combines its partitions' watermarks (the
  * minimum over those not idle), and in Flink 2.1 a reader whose partitions have all gone idle emits nothing more — the
  * maximum they reached is dropped (FLINK-38454, fixed in 2.2, which the Kafka connector and Iceberg's Flink runtime
- * used here do not support yet). With per-partition idleness that loses a watermark whenever the partition that had
- * the data goes idle in the same periodic round as (or before) the quiet partitions holding it back: after a start or
- * a restore with the events already waiting, every partition's idleness timer starts together, and the last events'
- * watermark never left the reader — so a pending match was not evaluated until the next event on that partition, and
- * on a quiet system not at all (the flaky {@code CepEngineIT} restore test showed it: the source emitted the large
- * payment's watermark twice; the reader emitted it never).
+ * used here do not support yet).
  *
  * <p>Here, a partition with no event for the idleness timeout does not go idle by itself: it <em>follows</em>, emitting
  * the highest watermark of its reader's partitions. That leaves the reader's minimum to the partitions that have data,
  * as idleness would. Only when every partition of the reader has been quiet for the timeout, and all have emitted that
  * same highest watermark (so the reader has emitted it), do they all go idle — and the reader with them, no longer
- * holding back the other readers. An event on any of them makes the reader active again. Records without event time
- * (dead letters: the assigner gives {@link Long#MIN_VALUE}) are no activity.
+ * holding back the other readers. Records without event time (dead letters: the assigner gives {@link Long#MIN_VALUE})
+ * are no activity.
+ *
+ * <p>An event on an idle reader wakes every partition of it: each must again show events, or be quiet for the timeout,
+ * before it follows. A fast producer fills a topic's partitions milliseconds apart; without that, the partitions whose
+ * first events of a burst come a periodic round after another's would follow it and find their own events late.
+ * A partition that is merely behind (its records wait while the consumer returns another partition's batch) is not
+ * quiet for long: the job aligns its sources' watermarks ({@link EventTimeWatermarks}), which pauses the partitions
+ * ahead so that the ones behind are read.
  *
  * <p>The partitions of one reader are the generators this strategy creates on that reader's task thread, in one
- * subtask's deserialised copy of the strategy; a generator the reader stopped calling (a removed split) no longer
- * counts once it has missed a few periodic rounds. A partition never emits a lower watermark than it did before (one
- * that follows and then gets an older event stays where it was; that event is late, as it would be after idleness).
+ * subtask's deserialised copy of the strategy. The first is the reader's main output, which a Kafka reader never emits
+ * records through: it counts only once it has had an event, and until then emits nothing (were it to follow, the
+ * highest watermark would leave the reader past every partition still behind). A generator the reader stopped calling
+ * (a removed split) no longer counts once it has missed a few periodic rounds. A partition never emits a lower
+ * watermark than it did before (one that follows and then gets an older event stays where it was; that event is late,
+ * as it would be after idleness).
  */
 final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
     @Serial
@@ -104,6 +110,20 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         private final List<Partition> partitions = new ArrayList<>();
         private long highest = Long.MIN_VALUE;
         private long rounds;
+        /** No generator created yet: the next one is the reader's main output. */
+        private boolean first = true;
+        /** Its partitions have marked it idle, and no event has come since. */
+        private boolean idle;
+
+        /** An event on an idle reader: every partition must show events, or be quiet for the timeout, again. */
+        private void wake() {
+            idle = false;
+            for (Partition p : partitions) {
+                p.quiet = false;
+                p.activitySeen = p.activity;
+                p.lastActivityNanos = p.clock.relativeTimeNanos();
+            }
+        }
 
         private boolean allQuietAndEmittedHighest() {
             for (var it = partitions.iterator(); it.hasNext(); ) {
@@ -130,7 +150,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         private long rounds;
         private long lastEmitted = Long.MIN_VALUE;
         private boolean quiet;
-        private boolean listed = true;
+        private boolean listed;
+        /** The reader's main output: it counts only once it has had an event. */
+        private final boolean main;
 
         Partition(Reader reader, RelativeClock clock) {
             this.reader = reader;
@@ -138,13 +160,25 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             this.maxTimestamp = Long.MIN_VALUE + boundMs + 1;
             this.lastActivityNanos = clock.relativeTimeNanos();
             this.rounds = reader.rounds;
-            reader.partitions.add(this);
+            this.main = reader.first;
+            reader.first = false;
+            if (!main) {
+                listed = true;
+                reader.partitions.add(this);
+            }
         }
 
         @Override
         public void onEvent(T event, long eventTimestamp, WatermarkOutput output) {
             if (!hasEventTime.test(event)) {
                 return;
+            }
+            if (reader.idle) {
+                reader.wake();
+            }
+            if (!listed) {
+                listed = true;
+                reader.partitions.add(this);
             }
             activity++;
             quiet = false;
@@ -162,6 +196,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         public void onPeriodicEmit(WatermarkOutput output) {
             rounds = Math.max(rounds, reader.rounds - 1) + 1;
             reader.rounds = Math.max(reader.rounds, rounds);
+            if (main && activity == 0) {
+                return;
+            }
             if (!listed) {
                 listed = true;
                 reader.partitions.add(this);
@@ -173,6 +210,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             }
             quiet = now - lastActivityNanos >= idlenessNanos;
             if (quiet && reader.allQuietAndEmittedHighest()) {
+                reader.idle = true;
                 output.markIdle();
                 return;
             }

@@ -109,8 +109,13 @@ class ReaderWatermarksTest {
 
         reader.event("b", 9_000);
         reader.rounds(1, 100);
+        assertThat(reader.watermarks).as("a, woken, holds the reader where it was until it is quiet again")
+                .last().isEqualTo(4_999L);
+
+        reader.rounds(1, 200);
+        assertThat(reader.watermarks).as("a quiet for the timeout: it follows b").last().isEqualTo(8_999L);
         assertThat(reader.idle).isFalse();
-        assertThat(reader.watermarks).last().isEqualTo(8_999L);
+        assertThat(reader.fromMain).as("the main output emits nothing").isEmpty();
     }
 
     @Test
@@ -177,6 +182,9 @@ class ReaderWatermarksTest {
         final List<Long> watermarks = new ArrayList<>();
         final Map<String, WatermarkGenerator<Long>> partitions = new LinkedHashMap<>();
         final WatermarkOutputMultiplexer multiplexer = new WatermarkOutputMultiplexer(this);
+        /** The reader's main output, created first as Flink does; a Kafka reader emits no record through it. */
+        final WatermarkGenerator<Long> main;
+        final List<String> fromMain = new ArrayList<>();
         boolean idle;
 
         Reader(WatermarkStrategy<Long> strategy, String... ids) {
@@ -191,6 +199,7 @@ class ReaderWatermarksTest {
                     return clock;
                 }
             };
+            main = strategy.createWatermarkGenerator(context);
             for (String id : ids) {
                 multiplexer.registerNewOutput(id);
                 partitions.put(id, strategy.createWatermarkGenerator(context));
@@ -219,6 +228,22 @@ class ReaderWatermarksTest {
                 clock.advanceTime(Duration.ofMillis(everyMs));
                 partitions.forEach((id, g) -> g.onPeriodicEmit(multiplexer.getDeferredOutput(id)));
                 multiplexer.onPeriodicEmit();
+                main.onPeriodicEmit(new WatermarkOutput() {
+                    @Override
+                    public void emitWatermark(Watermark watermark) {
+                        fromMain.add("watermark " + watermark.getTimestamp());
+                    }
+
+                    @Override
+                    public void markIdle() {
+                        fromMain.add("idle");
+                    }
+
+                    @Override
+                    public void markActive() {
+                        fromMain.add("active");
+                    }
+                });
             }
         }
 

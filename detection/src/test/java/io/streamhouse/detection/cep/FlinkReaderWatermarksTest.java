@@ -1,0 +1,175 @@
+package io.streamhouse.detection.cep;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceOutput;
+import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
+import org.apache.flink.streaming.api.operators.source.TimestampsAndWatermarks;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.io.PushingAsyncDataInput;
+import org.apache.flink.streaming.runtime.streamrecord.LatencyMarker;
+import org.apache.flink.streaming.runtime.streamrecord.RecordAttributes;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
+import org.apache.flink.util.clock.ManualClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link ReaderWatermarks} inside Flink's own source-reader output ({@code ProgressiveTimestampsAndWatermarks}, as a
+ * Kafka source reader gets it): the reader's main output and one output per split (partition), periodic rounds every
+ * 200 ms on a manual clock, and what leaves the reader downstream. Events are their own timestamps.
+ */
+class FlinkReaderWatermarksTest {
+    private static final Duration BOUND = Duration.ofSeconds(30);
+    private static final Duration IDLENESS = Duration.ofSeconds(10);
+    private static final long HOUR = 3_600_000L;
+
+    /**
+     * Both partitions have events all along, b's an hour behind a's (it is being caught up on). The reader's main
+     * output, which a Kafka reader never emits records through, must not carry a's watermark past b's.
+     */
+    @Test
+    void theMainOutputNeverCarriesTheWatermarkPastALaggingPartition() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        for (int i = 0; i < 100; i++) {
+            reader.event("a", HOUR + i * 60_000L);
+            reader.event("b", i * 1_000L);
+            reader.rounds(1, 200);
+        }
+
+        assertThat(reader.latest()).as("b's own watermark: its newest event time minus the bound")
+                .isEqualTo(99_000L - BOUND.toMillis() - 1);
+    }
+
+    /**
+     * A burst after a quiet spell: every partition has been idle; a's events come a round before b's, which are an
+     * hour of event time older (a fast producer fills partitions a few milliseconds apart). Waking up, the reader
+     * waits for b to show events or to be quiet for the idleness timeout again, so b's events are not late.
+     */
+    @Test
+    void aBurstAfterAQuietSpellWaitsForEveryPartition() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        reader.event("a", HOUR);
+        reader.event("b", HOUR);
+        reader.rounds(100, 200);
+        assertThat(reader.idle).isTrue();
+
+        for (int i = 1; i <= 3; i++) {
+            reader.event("a", HOUR + i * HOUR);
+            reader.rounds(1, 200);
+        }
+        long before = reader.latest();
+        reader.event("b", HOUR + 60_000L);
+        reader.rounds(1, 200);
+
+        assertThat(before).as("the reader's watermark when b's first event of the burst comes")
+                .isLessThan(HOUR + 60_000L);
+        assertThat(reader.latest()).isEqualTo(HOUR + 60_000L - BOUND.toMillis() - 1);
+    }
+
+    /** A partition that gets nothing does not hold the reader back for longer than the idleness timeout. */
+    @Test
+    void aPartitionWithNoDataFollowsAfterTheIdlenessTimeout() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        for (int i = 0; i < 100; i++) {
+            reader.event("a", HOUR + i * 1_000L);
+            reader.rounds(1, 200);
+        }
+
+        assertThat(reader.latest()).isEqualTo(HOUR + 99_000L - BOUND.toMillis() - 1);
+        assertThat(reader.idle).isFalse();
+    }
+
+    private static ReaderWatermarks<Long> ours() {
+        return new ReaderWatermarks<>(BOUND, IDLENESS, false, e -> e, e -> e >= 0);
+    }
+
+    /** A source reader's output as Flink builds it, with split outputs created on demand like a Kafka reader does. */
+    static final class FlinkReader implements PushingAsyncDataInput.DataOutput<Long> {
+        final ManualClock clock = new ManualClock(1_000_000_000L);
+        final List<Long> watermarks = new ArrayList<>();
+        final TimestampsAndWatermarks<Long> logic;
+        final ReaderOutput<Long> main;
+        final Map<String, SourceOutput<Long>> splits = new HashMap<>();
+        boolean idle;
+
+        FlinkReader(WatermarkStrategy<Long> strategy, String... splitIds) {
+            var task = UnregisteredMetricGroups.createUnregisteredTaskMetricGroup();
+            logic = TimestampsAndWatermarks.createProgressiveEventTimeLogic(strategy, task, null, 200, clock, clock,
+                    task.getIOMetricGroup());
+            main = logic.createMainOutput(this, new TimestampsAndWatermarks.WatermarkUpdateListener() {
+                @Override
+                public void updateIdle(boolean isIdle) {
+                }
+
+                @Override
+                public void updateCurrentEffectiveWatermark(long watermark) {
+                }
+
+                @Override
+                public void updateCurrentSplitWatermark(String splitId, long watermark) {
+                }
+
+                @Override
+                public void updateCurrentSplitIdle(String splitId, boolean idle) {
+                }
+
+                @Override
+                public void splitFinished(String splitId) {
+                }
+            });
+            for (String id : splitIds) {
+                splits.put(id, main.createOutputForSplit(id));
+            }
+        }
+
+        void event(String split, long timestamp) {
+            splits.get(split).collect(timestamp);
+        }
+
+        void rounds(int count, long everyMs) {
+            for (int i = 0; i < count; i++) {
+                clock.advanceTime(Duration.ofMillis(everyMs));
+                logic.emitImmediateWatermark(clock.absoluteTimeMillis());
+            }
+        }
+
+        long latest() {
+            return watermarks.isEmpty() ? Long.MIN_VALUE : watermarks.get(watermarks.size() - 1);
+        }
+
+        @Override
+        public void emitRecord(StreamRecord<Long> streamRecord) {
+        }
+
+        @Override
+        public void emitWatermark(Watermark watermark) {
+            watermarks.add(watermark.getTimestamp());
+        }
+
+        @Override
+        public void emitWatermarkStatus(WatermarkStatus watermarkStatus) {
+            idle = watermarkStatus.isIdle();
+        }
+
+        @Override
+        public void emitLatencyMarker(LatencyMarker latencyMarker) {
+        }
+
+        @Override
+        public void emitRecordAttributes(RecordAttributes recordAttributes) {
+        }
+
+        @Override
+        public void emitWatermark(org.apache.flink.runtime.event.WatermarkEvent watermark) {
+        }
+    }
+}
