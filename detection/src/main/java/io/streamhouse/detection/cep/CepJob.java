@@ -238,7 +238,8 @@ public final class CepJob {
                                                                    List<DataStream<DeadLetter>> deadLetters,
                                                                    List<DataStream<LateRecord>> late) {
         SingleOutputStreamOperator<T> decoded = env
-                .fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(config), topic.name(),
+                .fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(config,
+                                EventTimeWatermarks.alignmentGroupOf(topic.name())), topic.name(),
                         WireDeserializationSchema.typeOf(topic.valueType()))
                 .uid("source-" + topic.name()).name(topic.name())
                 .process(new SplitDecoded<>(topic, registry), AvroTypes.of(topic.valueType()))

@@ -13,12 +13,15 @@ import java.util.Objects;
  *                          makes bounded test runs independent of wall-clock timing
  * @param reconcileLate     reconcile late facts after each CEP operator ({@link LateReconciler}); always on, but for
  *                          measuring what that costs ({@code CepBenchmark}); no command-line option turns it off
+ * @param aligned           align the sources' watermarks ({@link EventTimeWatermarks#forEvents}); always on, but for
+ *                          runs on sources that emit each topic in one ordered stream and cannot pause a split (the
+ *                          tests' generator sources), where it only slows the run; no command-line option turns it off
  */
 public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent,
-                           boolean reconcileLate) {
+                           boolean reconcileLate, boolean aligned) {
 
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
-        this(maxOutOfOrderness, idleness, watermarkPerEvent, true);
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, true, true);
     }
 
     public CepJobConfig {
@@ -35,11 +38,16 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
     }
 
     public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, reconcileLate);
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, reconcileLate, aligned);
     }
 
     /** Without the late-event reconciliation: only to measure what it costs. */
     CepJobConfig withoutLateReconciliation() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false);
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false, aligned);
+    }
+
+    /** Without watermark alignment: for sources that emit each topic in one ordered stream and cannot pause a split. */
+    CepJobConfig withoutAlignment() {
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, reconcileLate, false);
     }
 }

@@ -1,11 +1,14 @@
 package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.topic.Topics;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.types.Either;
+
+import java.time.Duration;
 
 /**
  * Watermarks of the job. Event time is the envelope's {@code occurredAt}; dead letters carry no event time and never
@@ -14,13 +17,34 @@ import org.apache.flink.types.Either;
 final class EventTimeWatermarks {
 
     /**
+     * How far a partition's watermark may run ahead of the slowest one of its alignment group before it is paused. The
+     * sources exchange their watermarks every {@link #ALIGNMENT_UPDATE}, so a group catches up on a backlog at most about
+     * this much event time per update: large enough not to slow the catching up, small against the partitions' fetch
+     * batches (a batch of one partition spans hours of a burst's event time), which are what starve the others.
+     */
+    static final Duration ALIGNMENT_DRIFT = Duration.ofMinutes(15);
+    static final Duration ALIGNMENT_UPDATE = Duration.ofMillis(200);
+
+    /**
      * Bounded out-of-orderness on the envelope's {@code occurredAt}; a partition quiet for the idleness timeout follows
      * its reader's others, and a reader whose partitions are all quiet idles (see {@link ReaderWatermarks} for why not
-     * {@code withIdleness}).
+     * {@code withIdleness}). Aligned across {@code alignmentGroup} and across the partitions of each reader: a partition
+     * whose watermark is more than {@link #ALIGNMENT_DRIFT} ahead of the group's slowest is paused, so that when a
+     * backlog is read (after downtime, a burst, a restore, a replay) the partitions behind are read rather than left
+     * waiting until they look quiet.
      */
-    static <T extends SpecificRecord> WatermarkStrategy<Either<DeadLetter, T>> forEvents(CepJobConfig config) {
-        return new ReaderWatermarks<>(config.maxOutOfOrderness(), config.idleness(), config.watermarkPerEvent(),
+    static <T extends SpecificRecord> WatermarkStrategy<Either<DeadLetter, T>> forEvents(CepJobConfig config,
+                                                                                        String alignmentGroup) {
+        WatermarkStrategy<Either<DeadLetter, T>> strategy = new ReaderWatermarks<Either<DeadLetter, T>>(
+                config.maxOutOfOrderness(), config.idleness(), config.watermarkPerEvent(),
                 e -> ((Envelope) e.right().get(0)).getOccurredAt().toEpochMilli(), Either::isRight);
+        return config.aligned() ? strategy.withWatermarkAlignment(alignmentGroup, ALIGNMENT_DRIFT, ALIGNMENT_UPDATE)
+                : strategy;
+    }
+
+    /** The alignment group of a topic: customer changes and orders meet in one pattern, so they share one. */
+    static String alignmentGroupOf(String topic) {
+        return topic.equals(Topics.CUSTOMERS.name()) || topic.equals(Topics.ORDERS.name()) ? "shop-activity" : topic;
     }
 
     /**

@@ -209,7 +209,7 @@ class CepEngineIT {
             Topic<String, T> topic, CepJobConfig config) {
         boolean rules = topic.equals(Topics.RULES);
         var stream = env.fromSource(sources.of(topic), rules ? EventTimeWatermarks.notEventTime()
-                        : EventTimeWatermarks.<T>forEvents(config), topic.name(),
+                        : EventTimeWatermarks.<T>forEvents(config, topic.name()), topic.name(),
                 WireDeserializationSchema.typeOf(topic.valueType()))
                 .uid("source-" + topic.name()).name(topic.name());
         if (rules) {
