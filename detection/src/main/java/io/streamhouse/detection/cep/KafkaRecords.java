@@ -52,8 +52,10 @@ final class KafkaRecords {
         @Override
         public ProducerRecord<byte[], byte[]> serialize(Alert alert, KafkaSinkContext context, Long timestamp) {
             String topic = topicOf(alert);
-            // Serialised under the live topic's subject, so a replay's shadow copy is byte for byte the same.
-            return new ProducerRecord<>(topicPrefix + topic, null, alert.getWindowEnd().toEpochMilli(),
+            // Serialised under the live topic's subject, so a replay's shadow copy is byte for byte the same. The record
+            // is stamped when it is written (null: the producer's clock), its event time is in the value: a broker
+            // refuses a timestamp its clock has not reached, and a topic's retention counts from the record's.
+            return new ProducerRecord<>(topicPrefix + topic, null, null,
                     alert.getSubject().getId().getBytes(StandardCharsets.UTF_8), serializer.serialize(topic, alert));
         }
 
@@ -123,7 +125,8 @@ final class KafkaRecords {
             put(headers, LateEventHeaders.SOURCE_TOPIC, r.sourceTopic);
             put(headers, LateEventHeaders.WATERMARK, Instant.ofEpochMilli(r.watermark).toString());
             put(headers, LateEventHeaders.LATENESS_MS, Long.toString(r.latenessMillis()));
-            return new ProducerRecord<>(topicPrefix + r.lateTopic, null, r.occurredAt, r.key.getBytes(StandardCharsets.UTF_8), r.value,
+            // Stamped when written, as alerts are; the event time is in the value and the headers.
+            return new ProducerRecord<>(topicPrefix + r.lateTopic, null, null, r.key.getBytes(StandardCharsets.UTF_8), r.value,
                     headers);
         }
 

@@ -1,5 +1,7 @@
 package io.streamhouse.detection.cep;
 
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.events.EventTimes;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.WireFormat;
@@ -16,12 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.time.Instant;
 
 /**
  * Reads a domain topic in the registry wire format (the domain's {@link AvroDeserializer} with its caching registry
  * client) into the generated Avro class. A record that cannot be read does not fail the job: it comes out as a
  * {@link DeadLetter} (left) with the reason, and the job writes it to {@code <topic>.dlq}; readable events come out
- * right. The produced type is Avro for the event and a POJO for the dead letter: no Kryo anywhere.
+ * right. So does an event whose time is too far ahead of when it was written ({@link EventTimes}): it would carry the
+ * watermark past every event after it. The produced type is Avro for the event and a POJO for the dead letter: no Kryo anywhere.
  */
 public final class WireDeserializationSchema<T extends SpecificRecord>
         implements KafkaRecordDeserializationSchema<Either<DeadLetter, T>> {
@@ -45,7 +49,16 @@ public final class WireDeserializationSchema<T extends SpecificRecord>
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<Either<DeadLetter, T>> out) {
-        out.collect(decode(record.topic(), record.partition(), record.offset(), record.key(), record.value()));
+        Either<DeadLetter, T> decoded = decode(record.topic(), record.partition(), record.offset(), record.key(), record.value());
+        if (decoded.isRight() && record.timestamp() >= 0) {
+            Instant occurredAt = ((Envelope) decoded.right().get(0)).getOccurredAt();
+            var tooFarAhead = EventTimes.tooFarAhead(occurredAt, Instant.ofEpochMilli(record.timestamp()));
+            if (tooFarAhead.isPresent()) {
+                decoded = dead(record.topic(), record.partition(), record.offset(), record.key(), record.value(),
+                        tooFarAhead.get(), null);
+            }
+        }
+        out.collect(decoded);
     }
 
     /** Decodes one record's value; visible for tests that feed bytes without a broker. */

@@ -1,5 +1,6 @@
 package io.streamhouse.ingest.parcels;
 
+import io.streamhouse.domain.events.EventTimes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.ParcelScanned;
@@ -44,8 +45,8 @@ public final class ParcelScanParser {
         fields.rejectUnknown(json, path, FIELDS);
         String eventId = fields.eventId(json, path, "eventId");
         Instant occurredAt = fields.instant(json, path, "occurredAt", true);
-        if (occurredAt != null && occurredAt.isAfter(recordedAt.plusSeconds(300))) {
-            fields.error(JsonFields.join(path, "occurredAt"), "is more than 5 minutes in the future");
+        if (occurredAt != null && occurredAt.isAfter(recordedAt.plus(EventTimes.MAX_AHEAD))) {
+            fields.error(JsonFields.join(path, "occurredAt"), "is more than " + EventTimes.MAX_AHEAD.toMinutes() + " minutes in the future");
         }
         ParcelStatus status = fields.enumValue(json, path, "status", true, ParcelStatus.class, Set.of(ParcelStatus.UNKNOWN));
         String hubId = fields.text(json, path, "hubId", false, 64, JsonFields.ID, JsonFields.ID_HINT);

@@ -1,5 +1,6 @@
 package io.streamhouse.ingest.telemetry;
 
+import io.streamhouse.domain.events.EventTimes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.VehicleTelemetry;
@@ -54,8 +55,8 @@ public final class TelemetryParser {
         String eventId = fields.eventId(json, path, "eventId");
         String vehicleId = vehicleId(json, path, fields, vehicleIdFromTopic);
         Instant occurredAt = fields.instant(json, path, "occurredAt", true);
-        if (occurredAt != null && occurredAt.isAfter(recordedAt.plusSeconds(300))) {
-            fields.error(JsonFields.join(path, "occurredAt"), "is more than 5 minutes in the future");
+        if (occurredAt != null && occurredAt.isAfter(recordedAt.plus(EventTimes.MAX_AHEAD))) {
+            fields.error(JsonFields.join(path, "occurredAt"), "is more than " + EventTimes.MAX_AHEAD.toMinutes() + " minutes in the future");
         }
         GeoPoint position = fields.geoPoint(json, path, "position", true);
         Double speed = fields.number(json, path, "speedKmh", true, 0, 400);

@@ -1,5 +1,6 @@
 package io.streamhouse.ingest.transactions;
 
+import io.streamhouse.domain.events.EventTimes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.domain.event.Channel;
 import io.streamhouse.domain.event.Device;
@@ -52,8 +53,8 @@ public final class TransactionRequestParser {
         String transactionId = fields.text(json, path, "transactionId", true, 64, ID,
                 "must be 1-64 letters, digits or . _ : - starting with a letter or digit");
         Instant occurredAt = fields.instant(json, path, "occurredAt", true);
-        if (occurredAt != null && occurredAt.isAfter(recordedAt.plusSeconds(300))) {
-            fields.error(JsonFields.join(path, "occurredAt"), "is more than 5 minutes in the future");
+        if (occurredAt != null && occurredAt.isAfter(recordedAt.plus(EventTimes.MAX_AHEAD))) {
+            fields.error(JsonFields.join(path, "occurredAt"), "is more than " + EventTimes.MAX_AHEAD.toMinutes() + " minutes in the future");
         }
         String cardToken = card(json, path, fields);
         String customerId = fields.text(json, path, "customerId", false, 64, ID, "must be 1-64 letters, digits or . _ : -");
