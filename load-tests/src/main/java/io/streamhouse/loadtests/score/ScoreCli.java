@@ -59,6 +59,10 @@ public final class ScoreCli implements Callable<Integer> {
             + " (the CEP job commits alerts at each checkpoint, and a quiet input partition holds its watermark back for 10 s) (default ${DEFAULT-VALUE}).")
     Duration quiet;
 
+    @Option(names = "--topic-prefix", defaultValue = "", description = "Score the alerts of topics named <prefix><live name>: a replay"
+            + " shadow's, e.g. streamhouse-cep-shadow-<id>. after ./streamhouse replay rebuild cep --id <id> (default: the live topics).")
+    String topicPrefix;
+
     private PrintStream stdout = System.out;
     private PrintStream stderr = System.err;
 
@@ -107,7 +111,8 @@ public final class ScoreCli implements Callable<Integer> {
                 config.seed(), config.events(), config.start(), lastEventTime(generation), planted.size());
 
         StackEndpoints stack = StackEndpoints.resolve(bootstrap, registry, data);
-        List<String> alertTopics = List.of(Topics.FRAUD_ALERTS.name(), Topics.PARCEL_ALERTS.name(), Topics.MAINTENANCE_ALERTS.name());
+        List<String> alertTopics = List.of(topicPrefix + Topics.FRAUD_ALERTS.name(), topicPrefix + Topics.PARCEL_ALERTS.name(),
+                topicPrefix + Topics.MAINTENANCE_ALERTS.name());
         stdout.printf(Locale.ROOT, "Reading %s read_committed from %s (stack from %s) until they stand still for %s (at most %s) ...%n",
                 String.join(", ", alertTopics), stack.bootstrapServers(), stack.source(), quiet, timeout);
         try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(stack.registryUrl());
@@ -119,7 +124,7 @@ public final class ScoreCli implements Callable<Integer> {
             List<String> unreadable = new ArrayList<>();
             for (ConsumerRecord<String, byte[]> r : read.records()) {
                 try {
-                    alerts.add(decoder.deserialize(r.topic(), r.value()));
+                    alerts.add(decoder.deserialize(Topics.FRAUD_ALERTS.name(), r.value()));
                 } catch (RuntimeException e) {
                     unreadable.add(r.topic() + "/" + r.partition() + "@" + r.offset() + " (" + e.getMessage() + ")");
                 }
@@ -151,9 +156,9 @@ public final class ScoreCli implements Callable<Integer> {
         for (EventKind kind : EventKind.values()) {
             Topic<String, ?> source = kind.topic();
             Deserializer<?> decoder = serdes.valueSerde(source).deserializer();
-            for (ConsumerRecord<String, byte[]> r : reader.read(List.of(Topics.lateOf(source).name()), Duration.ZERO, timeout).records()) {
+            for (ConsumerRecord<String, byte[]> r : reader.read(List.of(topicPrefix + Topics.lateOf(source).name()), Duration.ZERO, timeout).records()) {
                 try {
-                    Object value = decoder.deserialize(source.name(), r.value());
+                    Object value = decoder.deserialize(source.name(), r.value());  // the source's schema, as the job read it
                     String id = ((Envelope) ((SpecificRecord) value).get(0)).getEventId();
                     if (scope.contains(id)) {
                         late.add(id);
