@@ -131,10 +131,11 @@ public final class ScoreCli implements Callable<Integer> {
             }
             AlertsInEffect resolved = AlertsInEffect.of(alerts);
             Scorecard card = Scorecard.of(planted, resolved.inEffect(), scope);
-            stdout.printf(Locale.ROOT, "  %,d alert records in %.1f s%s; in effect %,d (%,d superseded by a revision or withdrawn,"
+            stdout.printf(Locale.ROOT, "  %,d alert records, read in %.1f s%s; in effect %,d (%,d superseded by a revision or withdrawn,"
                             + " %,d withdrawals, %,d duplicates); of other traffic %,d; of patterns not planted %,d%n",
                     resolved.read(), read.waited().toMillis() / 1000.0,
-                    read.settled() ? ", then still for " + quiet : ", STILL GROWING at the timeout (the score below is of what was there)",
+                    read.settled() ? " (no new one in the last " + quiet.toSeconds() + " s of it)"
+                            : ", STILL GROWING at the timeout (the score below is of what was there)",
                     resolved.inEffect().size(), resolved.superseded(), resolved.withdrawals(), resolved.duplicates(),
                     card.outsideGeneration(), card.notScored());
             Set<String> late = lateEvents(reader, serdes, scope);
