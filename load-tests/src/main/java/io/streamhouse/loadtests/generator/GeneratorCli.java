@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -34,7 +35,8 @@ public final class GeneratorCli implements Callable<Integer> {
     long seed;
     @Option(names = "--events", defaultValue = "100000", description = "Events to generate (default ${DEFAULT-VALUE}).")
     int events;
-    @Option(names = "--start", defaultValue = "2026-03-02T09:00:00Z", description = "Event time of the first activity (default ${DEFAULT-VALUE}).")
+    @Option(names = "--start", description = "Event time of the first activity (default: with --target file 2026-03-02T09:00:00Z;"
+            + " with a running stack as target, so that the run's last event time is a minute before now).")
     Instant start;
     @Option(names = "--late-ratio", defaultValue = "0.10", description = "Share delivered out of event-time order (default ${DEFAULT-VALUE}).")
     double lateRatio;
@@ -61,14 +63,16 @@ public final class GeneratorCli implements Callable<Integer> {
     Target target;
     @Option(names = "--kinds", split = ",", description = "Event kinds to send: ${COMPLETION-CANDIDATES} (default: all that the target carries).")
     Set<EventKind> kinds;
-    @Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092", description = "Kafka bootstrap servers, loopback only (default ${DEFAULT-VALUE}).")
+    @Option(names = "--bootstrap", description = "Kafka bootstrap servers, loopback only (default: the stack's, from"
+            + " <data>/endpoints.properties, which also gives its Kafka logins; else 127.0.0.1:9092).")
     String bootstrap;
-    @Option(names = "--registry", defaultValue = "http://127.0.0.1:8085", description = "Schema registry URL, loopback only (default ${DEFAULT-VALUE}).")
+    @Option(names = "--registry", description = "Schema registry URL, loopback only (default: the stack's, from"
+            + " <data>/endpoints.properties; else http://127.0.0.1:8085).")
     String registry;
     @Option(names = "--ingest", defaultValue = "http://127.0.0.1:8081", description = "Ingest base URL, loopback only (default ${DEFAULT-VALUE}).")
     String ingest;
-    @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory, for --target http's"
-            + " payments and device tokens (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE>"
+    @Option(names = "--data", defaultValue = ".streamhouse", description = "The stack's data directory: --target kafka's"
+            + " broker, registry and Kafka logins (endpoints.properties), --target http's payments and device tokens (tokens/<role>.jwt, written by ./streamhouse up; STREAMHOUSE_TOKEN_<ROLE>"
             + " overrides) (default ${DEFAULT-VALUE}).")
     java.nio.file.Path data;
     @Option(names = "--mqtt", defaultValue = "tcp://127.0.0.1:1883", description = "MQTT broker for --target mqtt, loopback only (default ${DEFAULT-VALUE}).")
@@ -90,6 +94,7 @@ public final class GeneratorCli implements Callable<Integer> {
 
     private PrintStream stdout = System.out;
     private PrintStream stderr = System.err;
+    private Clock clock = Clock.systemUTC();
 
     public static void main(String[] args) {
         // The Kafka client logs its whole configuration at INFO, which would bury the progress line.
@@ -100,13 +105,21 @@ public final class GeneratorCli implements Callable<Integer> {
 
     /** Runs the command line; returns the exit code (0 ok, 1 failed, 2 bad usage). */
     public static int run(String[] args, PrintStream stdout, PrintStream stderr) {
+        return run(args, stdout, stderr, Clock.systemUTC());
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}, with {@code clock} for a network target's default start. */
+    static int run(String[] args, PrintStream stdout, PrintStream stderr, Clock clock) {
         GeneratorCli cli = new GeneratorCli();
         cli.stdout = stdout;
         cli.stderr = stderr;
+        cli.clock = clock;
         CommandLine cmd = new CommandLine(cli)
                 .registerConverter(Instant.class, Instant::parse)
                 .registerConverter(Duration.class, Duration::parse)
-                .setCaseInsensitiveEnumValuesAllowed(true);
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                // ./streamhouse generate passes --target kafka first; a --target of the user's own wins.
+                .setOverwrittenOptionsAllowed(true);
         cmd.setOut(new PrintWriter(stdout, true));
         cmd.setErr(new PrintWriter(stderr, true));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -119,12 +132,14 @@ public final class GeneratorCli implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Set<EventKind> chosen = kinds == null || kinds.isEmpty() ? defaultKinds() : EnumSet.copyOf(kinds);
-        GeneratorConfig config = new GeneratorConfig(seed, events, start, lateRatio, latenessBound, beyondBoundShare,
+        GeneratorConfig config = new GeneratorConfig(seed, events, start != null ? start : GeneratorConfig.DEFAULT_START, lateRatio, latenessBound, beyondBoundShare,
                 new AnomalyRates(cardTesting, impossibleTravel, accountTakeover, parcelStuck, engineOverheating),
                 PatternRules.DEFAULT, Duration.ofMillis(200), customers, vehicles);
         checkTarget(chosen);
         long began = System.nanoTime();
-        Generation g = Generator.generate(config);
+        // Explicit --start as given; a file's run is fixed by its options alone; a stack's must end before its clock.
+        Generation g = start != null || target == Target.file ? Generator.generate(config)
+                : RelativeStart.generateEndingBefore(config, clock.instant());
         Duration generated = Duration.ofNanos(System.nanoTime() - began);
         Files.createDirectories(out);
         GroundTruthFiles.writeAll(g, out);
@@ -152,8 +167,12 @@ public final class GeneratorCli implements Callable<Integer> {
         switch (target) {
             case file -> { }
             case kafka -> {
-                Loopback.requireBootstrap(bootstrap);
-                Loopback.requireUri(registry, "schema registry");
+                if (bootstrap != null) {
+                    Loopback.requireBootstrap(bootstrap);
+                }
+                if (registry != null) {
+                    Loopback.requireUri(registry, "schema registry");
+                }
             }
             case postgres -> requireKinds(chosen, EnumSet.of(EventKind.CUSTOMER, EventKind.ORDER),
                     "the shop schema (change data capture turns them into shop.customers / shop.orders)");
@@ -176,7 +195,10 @@ public final class GeneratorCli implements Callable<Integer> {
     private Sink open(Generation g) throws IOException {
         return switch (target) {
             case file -> new FileSink(out.resolve("events.jsonl"));
-            case kafka -> new KafkaSink(bootstrap, registry, Map.of());
+            case kafka -> {
+                StackEndpoints stack = StackEndpoints.resolve(bootstrap, registry, data);
+                yield new KafkaSink(stack.bootstrapServers(), stack.registryUrl(), Map.of());
+            }
             case postgres -> new PostgresSink(jdbcUrl, jdbcUser, jdbcPassword, g.customers());
             case http -> {
                 Map<String, String> pans = new LinkedHashMap<>();

@@ -1,15 +1,18 @@
 package io.streamhouse.loadtests.generator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamhouse.domain.event.AlertType;
+import io.streamhouse.domain.event.SubjectKind;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,7 +28,8 @@ import java.util.TreeMap;
  *   <li>{@code customers.jsonl}: the world's customers — id, name, account creation time, home hub;</li>
  *   <li>{@code summary.json}: the configuration and the counts.</li>
  * </ul>
- * Nothing here depends on the wall clock, so the files are byte-identical for the same configuration.
+ * Nothing here depends on the wall clock, so the files are byte-identical for the same configuration. The readers
+ * ({@link #readAnomalies}, {@link #readConfig}) give back what the writers wrote, for scoring a detector afterwards.
  */
 public final class GroundTruthFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -153,6 +157,63 @@ public final class GroundTruthFiles {
         ObjectNode cards = n.putObject("cards");
         cards.put("total", g.cards().size());
         cards.put("planted", g.cards().stream().filter(CardInfo::planted).count());
+        return n;
+    }
+
+    /** The planted anomalies of {@code ground-truth.jsonl} in {@code dir}, as {@link #writeAnomalies} wrote them. */
+    public static java.util.List<Anomaly> readAnomalies(Path dir) throws IOException {
+        java.util.List<Anomaly> anomalies = new java.util.ArrayList<>();
+        int line = 0;
+        for (String text : Files.readAllLines(dir.resolve("ground-truth.jsonl"), StandardCharsets.UTF_8)) {
+            line++;
+            if (text.isBlank()) {
+                continue;
+            }
+            try {
+                JsonNode n = JSON.readTree(text);
+                java.util.List<String> ids = new java.util.ArrayList<>();
+                n.path("eventIds").forEach(id -> ids.add(id.asText()));
+                Map<String, String> parameters = new TreeMap<>();
+                n.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
+                anomalies.add(new Anomaly(AlertType.valueOf(n.path("type").asText()),
+                        SubjectKind.valueOf(n.path("subject").path("kind").asText()), n.path("subject").path("id").asText(),
+                        ids, Instant.parse(n.path("windowStart").asText()), Instant.parse(n.path("windowEnd").asText()),
+                        parameters));
+            } catch (RuntimeException | IOException e) {
+                throw new IOException(dir.resolve("ground-truth.jsonl") + " line " + line + " is not a planted anomaly: "
+                        + e.getMessage(), e);
+            }
+        }
+        return anomalies;
+    }
+
+    /**
+     * The configuration a run was generated with, from {@code summary.json} in {@code dir} (the patterns' rules are
+     * {@link PatternRules#DEFAULT}, the only ones the CLI plants): generating it again gives the same events.
+     */
+    public static GeneratorConfig readConfig(Path dir) throws IOException {
+        Path file = dir.resolve("summary.json");
+        JsonNode c = JSON.readTree(file.toFile()).path("config");
+        try {
+            JsonNode r = c.path("anomaliesPer1000Events");
+            AnomalyRates rates = new AnomalyRates(r.path(AlertType.CARD_TESTING.name()).asDouble(),
+                    r.path(AlertType.IMPOSSIBLE_TRAVEL.name()).asDouble(), r.path(AlertType.ACCOUNT_TAKEOVER.name()).asDouble(),
+                    r.path(AlertType.PARCEL_SLA_BREACH.name()).asDouble(), r.path(AlertType.ENGINE_OVERHEATING.name()).asDouble());
+            return new GeneratorConfig(required(c, "seed").asLong(), required(c, "events").asInt(),
+                    Instant.parse(required(c, "start").asText()), required(c, "lateRatio").asDouble(),
+                    java.time.Duration.parse(required(c, "latenessBound").asText()), required(c, "beyondBoundShare").asDouble(),
+                    rates, PatternRules.DEFAULT, java.time.Duration.parse(required(c, "meanGap").asText()),
+                    required(c, "customers").asInt(), required(c, "vehicles").asInt());
+        } catch (RuntimeException e) {
+            throw new IOException(file + " does not hold a generator configuration: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode required(JsonNode config, String field) {
+        JsonNode n = config.get(field);
+        if (n == null || n.isNull()) {
+            throw new IllegalArgumentException("config." + field + " is missing");
+        }
         return n;
     }
 

@@ -9,6 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +48,45 @@ class GeneratorCliTest {
         for (String file : new String[]{"events.jsonl", "ground-truth.jsonl", "late-events.jsonl", "summary.json", "cards.jsonl", "customers.jsonl"}) {
             assertThat(Files.readAllBytes(a.resolve(file))).as(file).isEqualTo(Files.readAllBytes(b.resolve(file)));
         }
+    }
+
+    @Test
+    void theFileTargetsDefaultStartIsFixed(@TempDir Path dir) throws Exception {
+        assertThat(run("--events", "1000", "--out", dir.toString(), "--no-progress")).isZero();
+
+        var summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+        assertThat(summary.path("config").path("start").asText()).isEqualTo("2026-03-02T09:00:00Z");
+    }
+
+    @Test
+    void aStacksDefaultStartEndsTheRunBeforeNow(@TempDir Path dir, @TempDir Path noStack) throws Exception {
+        Instant now = Instant.parse("2026-12-04T21:37:12Z");
+        // No stack there (no tokens): the run is generated and its ground truth written before sending fails.
+        int code = GeneratorCli.run(new String[]{"--target", "http", "--ingest", "http://127.0.0.1:9", "--data", noStack.toString(),
+                        "--events", "2000", "--out", dir.toString(), "--no-progress"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Clock.fixed(now, ZoneOffset.UTC));
+
+        assertThat(code).isEqualTo(1);
+        var events = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).path("events");
+        Instant last = Instant.parse(events.path("lastOccurredAt").asText());
+        assertThat(last).isBefore(now.minus(RelativeStart.MARGIN).plusMillis(1)).isAfter(now.minus(RelativeStart.MARGIN).minusSeconds(1));
+    }
+
+    @Test
+    void anExplicitStartIsKeptForAStackToo(@TempDir Path dir, @TempDir Path noStack) throws Exception {
+        run("--target", "http", "--ingest", "http://127.0.0.1:9", "--data", noStack.toString(), "--start", "2026-03-02T09:00:00Z",
+                "--events", "1000", "--out", dir.toString(), "--no-progress");
+
+        var summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+        assertThat(summary.path("config").path("start").asText()).isEqualTo("2026-03-02T09:00:00Z");
+    }
+
+    @Test
+    void theLastTargetGivenWins(@TempDir Path dir) {
+        // ./streamhouse generate passes --target kafka ahead of the user's options.
+        assertThat(run("--target", "kafka", "--target", "file", "--events", "500", "--out", dir.toString(), "--no-progress")).isZero();
+        assertThat(dir.resolve("events.jsonl")).exists();
     }
 
     @Test
