@@ -2,6 +2,8 @@ package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.supervisor.HealthCheck;
 import io.streamhouse.supervisor.HealthCheck.Verdict;
 
@@ -181,7 +183,10 @@ final class FlinkJobHealth {
         return ids;
     }
 
-    /** {@code [{"id": "reconcile card-testing.topic.payments.transactions.requested.droppedBeyondRetention", "sum": 12.0}]}. */
+    /**
+     * {@code [{"id": "reconcile_cep-card-testing.topic.payments_transactions_requested.droppedBeyondRetention", "sum": 12.0}]}:
+     * Flink's REST API shows each part of a metric's scope with dots and spaces as underscores.
+     */
     static List<Dropped> dropped(String aggregated) throws IOException {
         List<Dropped> all = new ArrayList<>();
         for (JsonNode m : JSON.readTree(aggregated)) {
@@ -192,10 +197,16 @@ final class FlinkJobHealth {
             }
             String operator = id.substring(0, topicAt);
             String pattern = operator.replaceFirst("^reconcile[ _]", "");
-            String topic = id.substring(topicAt + ".topic.".length(), id.length() - ".droppedBeyondRetention".length());
+            String topic = topicNamed(id.substring(topicAt + ".topic.".length(), id.length() - ".droppedBeyondRetention".length()));
             all.add(new Dropped(pattern, topic, (long) m.path("sum").asDouble()));
         }
         return all;
+    }
+
+    /** The input topic a metric's scope shows as {@code shown} (dots as underscores), or {@code shown} if none matches. */
+    static String topicNamed(String shown) {
+        return Topics.eventTimeInputs().stream().map(Topic::name)
+                .filter(name -> name.replace('.', '_').replace(' ', '_').equals(shown)).findFirst().orElse(shown);
     }
 
     /** {@code cep dropped beyond retention: card-testing 12 (payments.transactions.requested), ...}, or none. */

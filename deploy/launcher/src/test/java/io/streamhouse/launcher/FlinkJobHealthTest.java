@@ -80,16 +80,16 @@ class FlinkJobHealthTest {
     @Test
     void droppedCountersAreReadPerPatternAndTopicSummedOverSubtasks() throws Exception {
         assertThat(FlinkJobHealth.droppedMetricIds(json("flink-vertex-metrics-list")))
-                .containsExactly("reconcile card-testing.topic.payments.transactions.requested.droppedBeyondRetention");
+                .containsExactly("reconcile_cep-card-testing.topic.payments_transactions_requested.droppedBeyondRetention");
 
         List<FlinkJobHealth.Dropped> dropped = FlinkJobHealth.dropped(json("flink-vertex-metrics-dropped"));
 
         assertThat(dropped).containsExactly(
-                new FlinkJobHealth.Dropped("card-testing", "payments.transactions.requested", 12),
-                new FlinkJobHealth.Dropped("account-takeover", "shop.customers", 3),
-                new FlinkJobHealth.Dropped("account-takeover", "shop.orders", 0));
+                new FlinkJobHealth.Dropped("cep-card-testing", "payments.transactions.requested", 12),
+                new FlinkJobHealth.Dropped("cep-account-takeover", "shop.customers", 3),
+                new FlinkJobHealth.Dropped("cep-account-takeover", "shop.orders", 0));
         assertThat(FlinkJobHealth.droppedLine(dropped)).isEqualTo("cep dropped beyond retention: "
-                + "account-takeover 3 (shop.customers), card-testing 12 (payments.transactions.requested)");
+                + "cep-account-takeover 3 (shop.customers), cep-card-testing 12 (payments.transactions.requested)");
         assertThat(FlinkJobHealth.droppedLine(List.of())).isEqualTo("cep dropped beyond retention: none");
     }
 }
