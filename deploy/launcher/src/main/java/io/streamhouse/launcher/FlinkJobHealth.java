@@ -78,7 +78,11 @@ final class FlinkJobHealth {
             Verdict verdict = verdict();
             s.append(verdict == Verdict.FAILING ? " failing: " : verdict == Verdict.DEGRADED ? " degraded: " : ": ").append(state);
             if (restartsLastMinute > 0) {
-                s.append(", ").append(countOfRestarts(restartsLastMinute)).append(" in the last minute (").append(restarts).append(" in all)");
+                s.append(", ").append(countOfRestarts(restartsLastMinute)).append(" in the last minute");
+                if (restartsInWindow > restartsLastMinute) {
+                    s.append(", ").append(restartsInWindow).append(" in the last ").append(LOOP_WINDOW.toMinutes()).append(" minutes");
+                }
+                s.append(" (").append(restarts).append(" in all)");
             } else if (restartsInWindow > 0) {
                 s.append(", ").append(countOfRestarts(restartsInWindow)).append(" in the last ").append(LOOP_WINDOW.toMinutes())
                         .append(" minutes (").append(restarts).append(" in all)");

@@ -29,7 +29,7 @@ class FlinkJobHealthTest {
         assertThat(report.restartsLastMinute()).isEqualTo(3);
         assertThat(report.restartsInWindow()).isEqualTo(4);
         assertThat(report.verdict()).isEqualTo(Verdict.FAILING);
-        assertThat(report.line()).startsWith("cep job failing: RESTARTING, 3 restarts in the last minute (23 in all), "
+        assertThat(report.line()).startsWith("cep job failing: RESTARTING, 3 restarts in the last minute, 4 in the last 10 minutes (23 in all), "
                 + "last cause: InvalidTimestampException: Timestamp 1796439840000 of message with offset 0 is out of range.");
     }
 
