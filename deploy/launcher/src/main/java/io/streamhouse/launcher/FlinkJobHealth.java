@@ -38,24 +38,27 @@ final class FlinkJobHealth {
     static final String CHECK = "cep job";
     static final int LOOP_RESTARTS = 3;
     static final Duration LOOP_WINDOW = Duration.ofMinutes(10);
-    private static final Duration TIMEOUT = Duration.ofSeconds(3);
+    /** Per request while polling: a poll that waits longer is late for the next one. */
+    static final Duration POLL_TIMEOUT = Duration.ofSeconds(3);
     private static final Set<String> DOWN = Set.of("FAILED", "FAILING", "CANCELED", "CANCELLING", "SUSPENDED", "MISSING");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http;
     private final URI rest;
     private final String jobId;
+    private final Duration timeout;
 
-    FlinkJobHealth(HttpClient http, URI rest, String jobId) {
+    FlinkJobHealth(HttpClient http, URI rest, String jobId, Duration timeout) {
         this.http = http;
         this.rest = rest;
         this.jobId = jobId;
+        this.timeout = timeout;
     }
 
     /** From the cep child's endpoint, {@code <job id> <rest url>}; empty for an endpoint without a URL. */
-    static Optional<FlinkJobHealth> of(HttpClient http, String cepEndpoint) {
+    static Optional<FlinkJobHealth> of(HttpClient http, String cepEndpoint, Duration timeout) {
         String[] parts = cepEndpoint.trim().split("\\s+");
-        return parts.length < 2 ? Optional.empty() : Optional.of(new FlinkJobHealth(http, URI.create(parts[1]), parts[0]));
+        return parts.length < 2 ? Optional.empty() : Optional.of(new FlinkJobHealth(http, URI.create(parts[1]), parts[0], timeout));
     }
 
     /** The latest failure: when, and its root cause in one line. */
@@ -225,7 +228,7 @@ final class FlinkJobHealth {
     }
 
     private String get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(rest.resolve(path)).timeout(TIMEOUT).build(),
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(rest.resolve(path)).timeout(timeout).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("Flink REST " + path + " answered " + response.statusCode());

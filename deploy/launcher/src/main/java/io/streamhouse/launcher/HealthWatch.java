@@ -118,7 +118,7 @@ final class HealthWatch implements AutoCloseable {
             return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
                     FlinkJobHealth.CHECK + ": not asked (the cep process is " + cep.state().label() + ")");
         }
-        Optional<FlinkJobHealth> job = FlinkJobHealth.of(http, cep.endpoint());
+        Optional<FlinkJobHealth> job = FlinkJobHealth.of(http, cep.endpoint(), FlinkJobHealth.POLL_TIMEOUT);
         if (job.isEmpty()) {
             return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
                     FlinkJobHealth.CHECK + ": unknown (the cep process gave no REST URL: '" + cep.endpoint() + "')");
@@ -187,9 +187,13 @@ final class HealthWatch implements AutoCloseable {
                 .max(Enum::compareTo);
     }
 
-    /** For {@code status}: the reconcile operators' dropped counters, asked of the job's REST API now. */
+    /**
+     * For {@code status}: the reconcile operators' dropped counters, asked of the job's REST API now; a longer wait than
+     * a poll's, since a restarting job's REST API can take seconds to answer.
+     */
     static String droppedLine(String cepEndpoint) {
-        Optional<FlinkJobHealth> job = FlinkJobHealth.of(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(), cepEndpoint);
+        Optional<FlinkJobHealth> job = FlinkJobHealth.of(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(),
+                cepEndpoint, Duration.ofSeconds(10));
         if (job.isEmpty()) {
             return "cep dropped beyond retention: unknown (the cep process gave no REST URL)";
         }
