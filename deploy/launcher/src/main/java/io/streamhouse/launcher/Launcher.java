@@ -115,7 +115,7 @@ public final class Launcher {
                         + (event instanceof SupervisorEvent.GaveUp ? " (./streamhouse start " + event.component() + " tries again)" : ""));
             }
         });
-        stack.supervisor.onStateChange(() -> writeStatus(data, stack.supervisor));
+        stack.supervisor.onStateChange(() -> writeStatus(data, stack));
         stack.control = ControlChannel.serve(data.resolve(ControlChannel.DIR), request -> control(stack, request));
         CountDownLatch stopped = new CountDownLatch(1);
         Files.deleteIfExists(purgeMarker(data));
@@ -276,6 +276,12 @@ public final class Launcher {
                 OUT.println("Not starting the lake's query service (--without sql): POST /v1/sql answers 503.");
             }
             stack.ready = true;
+            // From now on, what runs inside the cep and connect processes is looked at too (status.json, [health] lines).
+            String bootstrap = stack.platform.bootstrapServers();
+            stack.health = new HealthWatch(stack.supervisor, stack.cep == null ? null : () -> org.apache.kafka.clients.admin.Admin.create(
+                    io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.PLATFORM)
+                            .admin(bootstrap, Map.of("request.timeout.ms", "4000", "default.api.timeout.ms", "5000"))),
+                    line -> OUT.println("  [health] " + line), () -> writeStatus(data, stack)).start();
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             printUrls(stack, data);
 
@@ -609,7 +615,7 @@ public final class Launcher {
             OUT.println("Streamhouse is not running.");
             snapshot.ifPresent(s -> {
                 OUT.println("Last state its launcher (pid " + s.launcherPid() + ") wrote, at " + s.updatedAt() + ":");
-                printComponents(s.components());
+                printComponents(s.components(), List.of());
             });
             return 3;
         }
@@ -619,13 +625,16 @@ public final class Launcher {
             return 1;
         }
         List<ChildStatus> components = snapshot.get().components();
-        printComponents(components);
+        List<io.streamhouse.supervisor.HealthCheck> checks = snapshot.get().checks();
+        printComponents(components, checks);
+        checks.forEach(c -> OUT.println("  " + c.line()));
+        components.stream().filter(c -> c.name().equals(CepProcess.COMPONENT) && c.state() == ChildState.RUNNING)
+                .findFirst().ifPresent(cep -> OUT.println("  " + HealthWatch.droppedLine(cep.endpoint())));
         components.stream().filter(c -> c.name().equals(SqlProcess.COMPONENT) && c.state() == ChildState.RUNNING && !c.endpoint().isEmpty())
                 .findFirst().ifPresent(sql -> OUT.println("  " + maintenanceLine(sql.endpoint())));
-        if (components.stream().anyMatch(c -> c.state() == ChildState.FAILED)) {
-            return 4;
-        }
-        return components.stream().allMatch(c -> c.state() == ChildState.RUNNING) ? 0 : 1;
+        int code = components.stream().anyMatch(c -> c.state() == ChildState.FAILED) ? 4
+                : components.stream().allMatch(c -> c.state() == ChildState.RUNNING) ? 0 : 1;
+        return HealthWatch.exitCode(code, checks);
     }
 
     /** The lake's maintenance as the query service reports it: when it last ran and what it did, and when it runs next. */
@@ -651,11 +660,15 @@ public final class Launcher {
         }
     }
 
-    private static void printComponents(List<ChildStatus> components) {
+    /** A running component whose checks are degraded or failing shows that verdict as its state (the lines below say why). */
+    private static void printComponents(List<ChildStatus> components, List<io.streamhouse.supervisor.HealthCheck> checks) {
         OUT.printf("  %-9s %-10s %-8s %-8s %-52s %s%n", "COMPONENT", "STATE", "PID", "RESTARTS", "LAST EXIT", "ENDPOINT");
         for (ChildStatus c : components) {
             String exit = c.lastExit().map(e -> e.describe() + " at " + e.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).orElse("-");
-            OUT.printf("  %-9s %-10s %-8s %-8d %-52s %s%n", c.name(), c.state().label(), c.pid() == 0 ? "-" : Long.toString(c.pid()),
+            String state = c.state() == ChildState.RUNNING
+                    ? HealthWatch.worst(checks, c.name()).map(io.streamhouse.supervisor.HealthCheck.Verdict::label).orElse(c.state().label())
+                    : c.state().label();
+            OUT.printf("  %-9s %-10s %-8s %-8d %-52s %s%n", c.name(), state, c.pid() == 0 ? "-" : Long.toString(c.pid()),
                     c.restarts(), exit, c.endpoint().isEmpty() ? "-" : c.endpoint());
         }
     }
@@ -729,16 +742,17 @@ public final class Launcher {
      * the snapshot taken inside the lock, so two writers never share the temporary file and an older snapshot never
      * replaces a newer one.
      */
-    private static void writeStatus(Path data, Supervisor supervisor) {
+    private static void writeStatus(Path data, Stack stack) {
         synchronized (STATUS_WRITE) {
-            writeStatusLocked(data, supervisor);
+            writeStatusLocked(data, stack);
         }
     }
 
-    private static void writeStatusLocked(Path data, Supervisor supervisor) {
+    private static void writeStatusLocked(Path data, Stack stack) {
+        HealthWatch health = stack.health;
         try {
-            StatusFile.write(data.resolve(StatusFile.NAME),
-                    new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(), supervisor.statuses()));
+            StatusFile.write(data.resolve(StatusFile.NAME), new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(),
+                    stack.supervisor.statuses(), health == null ? List.of() : health.checks()));
         } catch (UncheckedIOException e) {
             System.err.println("cannot write the status file: " + e.getMessage());
         }
@@ -778,6 +792,8 @@ public final class Launcher {
     private static final class Stack implements AutoCloseable {
         Supervisor supervisor;
         ControlChannel control;
+        /** Looks inside cep and connect once the stack is ready; stopped first. */
+        volatile HealthWatch health;
         volatile boolean ready;
         EmbeddedPlatform platform;
         AppProcess ingest;
@@ -816,6 +832,10 @@ public final class Launcher {
         @Override
         public synchronized void close() {
             ready = false; // no more control requests
+            if (health != null) {
+                health.close();
+                health = null;
+            }
             if (control != null) {
                 control.close();
                 control = null;

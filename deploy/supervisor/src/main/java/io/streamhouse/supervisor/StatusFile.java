@@ -22,8 +22,16 @@ import java.util.regex.Pattern;
 public final class StatusFile {
     public static final String NAME = "status.json";
 
-    /** What the file holds. */
-    public record Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components) {
+    /** What the file holds: each component's process, and what looks inside them found ({@link HealthCheck}). */
+    public record Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components, List<HealthCheck> checks) {
+        public Snapshot {
+            components = List.copyOf(components);
+            checks = List.copyOf(checks);
+        }
+
+        public Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components) {
+            this(launcherPid, updatedAt, components, List.of());
+        }
     }
 
     public static void write(Path file, Snapshot snapshot) {
@@ -41,6 +49,13 @@ public final class StatusFile {
                         .append("\", \"description\": \"").append(escape(exit.describe())).append("\"}");
             }
             json.append('}').append(i + 1 < snapshot.components().size() ? "," : "").append('\n');
+        }
+        json.append("],\n\"checks\": [\n");
+        for (int i = 0; i < snapshot.checks().size(); i++) {
+            HealthCheck c = snapshot.checks().get(i);
+            json.append("  {\"check\": \"").append(escape(c.name())).append("\", \"component\": \"").append(escape(c.component()))
+                    .append("\", \"verdict\": \"").append(c.verdict().label()).append("\", \"line\": \"").append(escape(c.line()))
+                    .append("\"}").append(i + 1 < snapshot.checks().size() ? "," : "").append('\n');
         }
         json.append("]}\n");
         try {
@@ -62,6 +77,9 @@ public final class StatusFile {
             + "\"pid\": (\\d+), \"restarts\": (\\d+), \"endpoint\": \"((?:[^\"\\\\]|\\\\.)*)\", \"since\": \"([^\"]+)\""
             + "(?:, \"lastExit\": \\{\"code\": (-?\\d+), \"at\": \"([^\"]+)\")?");
 
+    private static final Pattern CHECK = Pattern.compile("\\{\"check\": \"((?:[^\"\\\\]|\\\\.)*)\", \"component\": \"((?:[^\"\\\\]|\\\\.)*)\", "
+            + "\"verdict\": \"(\\w+)\", \"line\": \"((?:[^\"\\\\]|\\\\.)*)\"\\}");
+
     /** The snapshot in {@code file}, or empty if there is none (never started, or stopped and removed). */
     public static Optional<Snapshot> read(Path file) {
         List<String> lines;
@@ -80,7 +98,14 @@ public final class StatusFile {
             throw new IllegalStateException(file + " is not a status file written by the launcher");
         }
         List<ChildStatus> components = new ArrayList<>();
+        List<HealthCheck> checks = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
+            Matcher check = CHECK.matcher(line);
+            if (check.find()) {
+                checks.add(new HealthCheck(unescape(check.group(1)), unescape(check.group(2)),
+                        HealthCheck.Verdict.valueOf(check.group(3).toUpperCase(java.util.Locale.ROOT)), unescape(check.group(4))));
+                continue;
+            }
             Matcher m = COMPONENT.matcher(line);
             if (m.find()) {
                 Optional<ExitInfo> exit = m.group(7) == null ? Optional.empty()
@@ -89,7 +114,7 @@ public final class StatusFile {
                         Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)), exit, unescape(m.group(5)), Instant.parse(m.group(6))));
             }
         }
-        return Optional.of(new Snapshot(Long.parseLong(header.group(1)), Instant.parse(header.group(2)), List.copyOf(components)));
+        return Optional.of(new Snapshot(Long.parseLong(header.group(1)), Instant.parse(header.group(2)), components, checks));
     }
 
     private static String escape(String s) {

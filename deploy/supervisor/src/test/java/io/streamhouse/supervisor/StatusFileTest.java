@@ -35,6 +35,22 @@ class StatusFileTest {
     }
 
     @Test
+    void readsBackTheHealthChecksWithTheComponents(@TempDir Path dir) {
+        Path file = dir.resolve(StatusFile.NAME);
+        Instant t = Instant.parse("2026-12-02T01:02:03.456Z");
+        var snapshot = new StatusFile.Snapshot(42, t,
+                List.of(new ChildStatus("cep", ChildState.RUNNING, 100, 0, Optional.empty(), "j1 http://127.0.0.1:1", t)),
+                List.of(new HealthCheck("cep job", "cep", HealthCheck.Verdict.FAILING,
+                                "RESTARTING, 5 restarts in the last minute, last cause: InvalidTimestampException: \"x\" \\ y"),
+                        new HealthCheck("connect lake", "connect", HealthCheck.Verdict.OK, "RUNNING, 1 task RUNNING")));
+
+        StatusFile.write(file, snapshot);
+
+        assertThat(StatusFile.read(file)).contains(snapshot);
+        assertThat(file).content().contains("\"verdict\": \"failing\"");
+    }
+
+    @Test
     void exitDescriptionsNameTheSignal() {
         assertThat(new ExitInfo(137, Instant.EPOCH).describe()).isEqualTo("killed by signal 9 (SIGKILL)");
         assertThat(new ExitInfo(143, Instant.EPOCH).describe()).isEqualTo("killed by signal 15 (SIGTERM)");

@@ -10,6 +10,7 @@ import io.streamhouse.domain.event.OrderEvent;
 import io.streamhouse.domain.event.OrderPlaced;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.topic.Topics;
 import org.apache.flink.types.Either;
 
 import java.time.Duration;
@@ -68,6 +69,12 @@ public final class AccountTakeoverPattern implements SubjectPattern<Either<Custo
         }
         return Optional.of(SubjectPattern.fact(order.getEnvelope(), ORDER).setMoney(placed.getTotal())
                 .setAddress(placed.getShippingAddress()).setRef(order.getOrderId()).build());
+    }
+
+    /** Orders come from the orders topic, address and e-mail changes from the customers topic. */
+    @Override
+    public String topicOf(CepFact fact, String anchorTopic) {
+        return ORDER.equals(fact.getKind()) ? Topics.ORDERS.name() : Topics.CUSTOMERS.name();
     }
 
     /** Orders below {@code highValue} take part in nothing. */

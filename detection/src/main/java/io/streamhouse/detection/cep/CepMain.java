@@ -86,7 +86,9 @@ public final class CepMain {
         Configuration conf = configuration(options);
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
-        conf.set(RestOptions.BIND_PORT, Integer.toString(options.restPort()));
+        // Chosen here when 0, so the ready line can say where the REST API answers (the launcher polls the job's health).
+        int restPort = options.restPort() != 0 ? options.restPort() : freeLoopbackPort();
+        conf.set(RestOptions.BIND_PORT, Integer.toString(restPort));
         conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
         conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
         conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
@@ -109,7 +111,7 @@ public final class CepMain {
         if (stdin != null) {
             watch(stdin, client, lineage);
         }
-        out.println(READY_PREFIX + client.getJobID());
+        out.println(READY_PREFIX + client.getJobID() + " http://127.0.0.1:" + restPort);
         out.flush();
         try {
             client.getJobExecutionResult().get();
@@ -118,6 +120,13 @@ public final class CepMain {
             throw e;
         } finally {
             lineage.close();
+        }
+    }
+
+    /** A port free on 127.0.0.1 now; should another process take it first, the MiniCluster fails to start and is started again. */
+    private static int freeLoopbackPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
         }
     }
 

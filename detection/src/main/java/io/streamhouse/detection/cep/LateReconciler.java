@@ -57,13 +57,17 @@ import java.util.Set;
  * Ordering: a timer fires when this step's watermark passes it, i.e. when both inputs have passed it, so every fact and
  * every CEP alert up to that time has arrived (the CEP operator emits a match before it forwards the watermark that
  * completed it). A fact older than the retention behind the watermark cannot change anything and is only on the late
- * topic. Each subject has one clean-up timer, moved at most once per retention of event time.
+ * topic (and counted, per topic of the fact, as the metric {@value #DROPPED_BEYOND_RETENTION}). Each subject has one clean-up timer, moved at most once per retention of event time.
  */
 final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, Either<Alert, StampedFact>, Alert> {
     private static final Logger LOG = LoggerFactory.getLogger(LateReconciler.class);
 
     static final String FACTS = "reconcile-facts";
     static final String STATE = "reconcile-subject";
+    /** The metric group key whose value is the topic a dropped fact came from. */
+    static final String TOPIC_GROUP = "topic";
+    /** Facts older than the pattern's retention behind the watermark, per topic: they change nothing and are dropped. */
+    static final String DROPPED_BEYOND_RETENTION = "droppedBeyondRetention";
 
     private final SubjectPattern<?> pattern;
     private final String anchorTopic;
@@ -72,6 +76,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     private transient ValueState<ReconciledSubject> state;
     private transient Counter evaluations;
     private transient Counter heldBack;
+    private transient Map<String, Counter> droppedBeyondRetention;
     private transient Context context;
 
     LateReconciler(SubjectPattern<?> pattern, String anchorTopic) {
@@ -86,6 +91,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         state = getRuntimeContext().getState(new ValueStateDescriptor<>(STATE, new AvroTypeInfo<>(ReconciledSubject.class)));
         evaluations = getRuntimeContext().getMetricGroup().counter("reconciliations");
         heldBack = getRuntimeContext().getMetricGroup().counter("alertsHeldBack");
+        droppedBeyondRetention = new HashMap<>();
     }
 
     @Override
@@ -96,6 +102,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         long at = fact.getFact().getOccurredAtMs();
         long watermark = ctx.timerService().currentWatermark();
         if (watermark != Long.MIN_VALUE && at < watermark - retention) {
+            droppedBeyondRetention(fact.getFact()).inc();
             return; // cannot change anything: it is on the late topic
         }
         facts.add(fact);
@@ -173,6 +180,12 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             }
         }
         state.update(subject);
+    }
+
+    /** The counter of the topic {@code fact} came from, registered on its first drop. */
+    private Counter droppedBeyondRetention(CepFact fact) {
+        return droppedBeyondRetention.computeIfAbsent(pattern.topicOf(fact, anchorTopic), topic ->
+                getRuntimeContext().getMetricGroup().addGroup(TOPIC_GROUP, topic).counter(DROPPED_BEYOND_RETENTION));
     }
 
     /**

@@ -72,6 +72,14 @@ public interface SubjectPattern<E> extends Serializable {
         return Optional.empty();
     }
 
+    /**
+     * The topic the fact's event was read from, given the topic of the pattern's anchor events: that one, unless the
+     * pattern reads more than one topic.
+     */
+    default String topicOf(CepFact fact, String anchorTopic) {
+        return anchorTopic;
+    }
+
     /** A fact of the event with its id and time, for a pattern to fill in. */
     static CepFact.Builder fact(Envelope e, String kind) {
         return CepFact.newBuilder().setEventId(e.getEventId()).setOccurredAtMs(e.getOccurredAt().toEpochMilli())

@@ -1,0 +1,230 @@
+package io.streamhouse.launcher;
+
+import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.supervisor.ChildStatus;
+import io.streamhouse.supervisor.HealthCheck;
+import io.streamhouse.supervisor.HealthCheck.Verdict;
+import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.Supervisor;
+import org.apache.kafka.clients.admin.Admin;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Looks inside the running {@code cep} and {@code connect} children every {@link #INTERVAL} ({@link FlinkJobHealth},
+ * {@link ConsumerLag}, {@link ConnectHealth}) and keeps what it found for {@code status.json}. A check that turns
+ * degraded or failing, or recovers, is announced as one line; one that stays failing is announced again at most once
+ * per {@link #REMINDER} while its line changes. One daemon thread; a poll that gets no answer makes its check
+ * {@link Verdict#UNKNOWN} and never stops the watch.
+ */
+final class HealthWatch implements AutoCloseable {
+    static final Duration INTERVAL = Duration.ofSeconds(5);
+    static final Duration REMINDER = Duration.ofSeconds(60);
+    /** The consumer group the launcher's job commits its offsets under (CepOptions' default). */
+    static final String CEP_GROUP = "streamhouse-cep";
+
+    private final Supervisor supervisor;
+    private final Supplier<Admin> adminFactory;
+    private final Consumer<String> announce;
+    private final Runnable changed;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<String, Announced> announced = new HashMap<>();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "streamhouse-health-watch");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile List<HealthCheck> checks = List.of();
+    private Admin admin;
+
+    private record Announced(Verdict verdict, String line, Instant at) {
+    }
+
+    /**
+     * @param adminFactory a Kafka admin for the CEP job's lag, made on the first poll; null leaves the lag out
+     * @param announce     prints one line on the launcher's output
+     * @param changed      runs when the checks changed (the launcher rewrites {@code status.json})
+     */
+    HealthWatch(Supervisor supervisor, Supplier<Admin> adminFactory, Consumer<String> announce, Runnable changed) {
+        this.supervisor = supervisor;
+        this.adminFactory = adminFactory;
+        this.announce = announce;
+        this.changed = changed;
+    }
+
+    HealthWatch start() {
+        scheduler.scheduleWithFixedDelay(this::pollSafely, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** What the last poll found. */
+    List<HealthCheck> checks() {
+        return checks;
+    }
+
+    private void pollSafely() {
+        try {
+            poll(Instant.now());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            System.err.println("health watch: " + e);
+        }
+    }
+
+    private void poll(Instant now) throws InterruptedException {
+        List<HealthCheck> found = new ArrayList<>();
+        Optional<SupervisedChild> cep = supervisor.child(CepProcess.COMPONENT);
+        if (cep.isPresent()) {
+            found.add(cepJob(cep.get().status(), now));
+            if (adminFactory != null) {
+                found.add(cepLag());
+            }
+        }
+        supervisor.child(ConnectHealth.COMPONENT).ifPresent(c -> found.addAll(connectors(c.status())));
+        for (HealthCheck check : found) {
+            Announced before = announced.get(check.name());
+            Optional<String> line = announcement(before == null ? null : before.verdict(), before == null ? null : before.line(),
+                    before == null ? null : before.at(), check, now);
+            line.ifPresent(announce);
+            if (line.isPresent()) {
+                announced.put(check.name(), new Announced(check.verdict(), check.line(), now));
+            } else if (before == null || before.verdict() != check.verdict()) {
+                announced.put(check.name(), new Announced(check.verdict(), check.line(), before == null ? Instant.EPOCH : before.at()));
+            }
+        }
+        if (!found.equals(checks)) {
+            checks = List.copyOf(found);
+            changed.run();
+        }
+    }
+
+    private HealthCheck cepJob(ChildStatus cep, Instant now) throws InterruptedException {
+        if (cep.state() != ChildState.RUNNING) {
+            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
+                    FlinkJobHealth.CHECK + ": not asked (the cep process is " + cep.state().label() + ")");
+        }
+        Optional<FlinkJobHealth> job = FlinkJobHealth.of(http, cep.endpoint(), FlinkJobHealth.POLL_TIMEOUT);
+        if (job.isEmpty()) {
+            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
+                    FlinkJobHealth.CHECK + ": unknown (the cep process gave no REST URL: '" + cep.endpoint() + "')");
+        }
+        try {
+            return job.get().poll(now).check();
+        } catch (IOException e) {
+            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
+                    FlinkJobHealth.CHECK + ": unknown (Flink's REST API did not answer: " + e.getMessage() + ")");
+        }
+    }
+
+    private HealthCheck cepLag() throws InterruptedException {
+        try {
+            if (admin == null) {
+                admin = adminFactory.get();
+            }
+            return ConsumerLag.fetch(admin, CEP_GROUP).check();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            return new HealthCheck(ConsumerLag.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
+                    ConsumerLag.CHECK + ": unknown (" + (e.getCause() != null ? e.getCause() : e) + ")");
+        }
+    }
+
+    private List<HealthCheck> connectors(ChildStatus connect) {
+        if (connect.state() != ChildState.RUNNING || connect.endpoint().isEmpty()) {
+            return List.of();
+        }
+        try {
+            return new ConnectHealth(http, URI.create(connect.endpoint())).poll();
+        } catch (IOException e) {
+            return List.of(new HealthCheck("connect", ConnectHealth.COMPONENT, Verdict.UNKNOWN,
+                    "connect: unknown (its REST API did not answer: " + e.getMessage() + ")"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    /**
+     * The line to print for {@code now}, given what was announced before for the same check (nulls: nothing yet):
+     * a check turning degraded or failing, one recovering from either, and one still failing with a changed line
+     * once {@link #REMINDER} has passed since its last announcement. Unknown is never announced: the component's own
+     * state, which the supervisor prints, says why.
+     */
+    static Optional<String> announcement(Verdict before, String beforeLine, Instant beforeAt, HealthCheck now, Instant at) {
+        boolean bad = now.verdict() == Verdict.DEGRADED || now.verdict() == Verdict.FAILING;
+        boolean wasBad = before == Verdict.DEGRADED || before == Verdict.FAILING;
+        if (now.verdict() == Verdict.UNKNOWN) {
+            return Optional.empty();
+        }
+        if (before != now.verdict() && (bad || wasBad)) {
+            return Optional.of(now.line());
+        }
+        if (now.verdict() == Verdict.FAILING && !now.line().equals(beforeLine) && beforeAt != null
+                && !at.isBefore(beforeAt.plus(REMINDER))) {
+            return Optional.of(now.line());
+        }
+        return Optional.empty();
+    }
+
+    /** The worst verdict among the checks of {@code component}, if any check of it is degraded or failing. */
+    static Optional<Verdict> worst(List<HealthCheck> checks, String component) {
+        return checks.stream().filter(c -> c.component().equals(component))
+                .map(HealthCheck::verdict).filter(v -> v == Verdict.DEGRADED || v == Verdict.FAILING)
+                .max(Enum::compareTo);
+    }
+
+    /**
+     * For {@code status}: the reconcile operators' dropped counters, asked of the job's REST API now; a longer wait than
+     * a poll's, since a restarting job's REST API can take seconds to answer.
+     */
+    static String droppedLine(String cepEndpoint) {
+        Optional<FlinkJobHealth> job = FlinkJobHealth.of(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build(),
+                cepEndpoint, Duration.ofSeconds(10));
+        if (job.isEmpty()) {
+            return "cep dropped beyond retention: unknown (the cep process gave no REST URL)";
+        }
+        try {
+            return FlinkJobHealth.droppedLine(job.get().droppedBeyondRetention());
+        } catch (IOException e) {
+            return "cep dropped beyond retention: unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "cep dropped beyond retention: unknown (interrupted)";
+        }
+    }
+
+    /** {@code status}'s exit code with the checks counted: 4 if one is failing, at least 1 if one is degraded. */
+    static int exitCode(int components, List<HealthCheck> checks) {
+        if (checks.stream().anyMatch(c -> c.verdict() == Verdict.FAILING)) {
+            return 4;
+        }
+        return checks.stream().anyMatch(c -> c.verdict() == Verdict.DEGRADED) ? Math.max(components, 1) : components;
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(2));
+        }
+    }
+}
