@@ -46,6 +46,11 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
         return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false, aligned);
     }
 
+    /** For sources that end: no partition is taken for quiet before it has ended, and no alignment. */
+    CepJobConfig forBoundedRun() {
+        return new CepJobConfig(maxOutOfOrderness, Duration.ofDays(36_500), watermarkPerEvent, reconcileLate, false);
+    }
+
     /** Without watermark alignment: for sources that emit each topic in one ordered stream and cannot pause a split. */
     CepJobConfig withoutAlignment() {
         return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, reconcileLate, false);

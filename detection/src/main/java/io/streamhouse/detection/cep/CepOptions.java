@@ -161,8 +161,15 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 stateBackend(v.get("state-backend")));
     }
 
+    /**
+     * The live job's event time, or a bounded run's: every partition of a bounded run has its records up to its stop
+     * offset, so none is ever taken for quiet (a partition waiting its turn holds the watermark back; a finished one
+     * stops counting), and its sources are not aligned (the Kafka source's reader 5.0.0 fails pausing a partition it has
+     * just finished: FLINK-39728).
+     */
     public CepJobConfig jobConfig() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, false);
+        CepJobConfig live = new CepJobConfig(maxOutOfOrderness, idleness, false);
+        return bounded() ? live.forBoundedRun() : live;
     }
 
     /** {@code topic:partition=offset,…} (topic names hold no ',' and the partition follows the last ':'). */

@@ -115,13 +115,31 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         /** Its partitions have marked it idle, and no event has come since. */
         private boolean idle;
 
-        /** An event on an idle reader: every partition must show events, or be quiet for the timeout, again. */
+        /** The reader's main output, as its generator was last given it: the one line straight to the reader's output. */
+        private WatermarkOutput main;
+
+        /**
+         * An event on an idle reader: every partition must show events, or be quiet for the timeout, again, and the
+         * reader is active downstream at once. (Through the partitions' multiplexer it would be only once its watermark
+         * rose, and until then the readers downstream of it would go on without it, making its partitions' events late.)
+         */
         private void wake() {
             idle = false;
             for (Partition p : partitions) {
                 p.quiet = false;
                 p.activitySeen = p.activity;
                 p.lastActivityNanos = p.clock.relativeTimeNanos();
+            }
+            if (main != null) {
+                main.markActive();
+            }
+        }
+
+        /** Every partition quiet: the reader idles; the main output, which counts only the partitions' idleness, too. */
+        private void idle() {
+            idle = true;
+            if (main != null) {
+                main.markIdle();
             }
         }
 
@@ -197,6 +215,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             rounds = Math.max(rounds, reader.rounds - 1) + 1;
             reader.rounds = Math.max(reader.rounds, rounds);
             if (main && activity == 0) {
+                reader.main = output;
                 return;
             }
             if (!listed) {
@@ -210,7 +229,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             }
             quiet = now - lastActivityNanos >= idlenessNanos;
             if (quiet && reader.allQuietAndEmittedHighest()) {
-                reader.idle = true;
+                reader.idle();
                 output.markIdle();
                 return;
             }

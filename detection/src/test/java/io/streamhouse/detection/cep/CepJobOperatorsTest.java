@@ -25,6 +25,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CepJobOperatorsTest {
 
     @Test
+    void aBoundedRunTakesNoPartitionForQuietAndDoesNotAlign() {
+        CepJobConfig live = CepOptions.parse(new String[0], Map.of()).jobConfig();
+        CepJobConfig bounded = CepOptions.parse(new String[]{"--stop-at", "payments.transactions.requested:0=10"}, Map.of())
+                .jobConfig();
+
+        assertThat(live.aligned()).isTrue();
+        assertThat(live.idleness()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(bounded.aligned()).isFalse();
+        assertThat(bounded.idleness()).isGreaterThan(java.time.Duration.ofDays(365));
+        assertThat(bounded.maxOutOfOrderness()).isEqualTo(live.maxOutOfOrderness());
+    }
+
+    @Test
     void theLibraryIsTheOnlyEngineAndTheRemovedMatcherIsRefusedWithWhatToDo() {
         assertThat(CepOptions.parse(new String[]{"--engine", "cep"}, Map.of()).jobConfig())
                 .isEqualTo(CepOptions.parse(new String[0], Map.of()).jobConfig());

@@ -69,10 +69,30 @@ class FlinkReaderWatermarksTest {
         long before = reader.latest();
         reader.event("b", HOUR + 60_000L);
         reader.rounds(1, 200);
+        assertThat(reader.idle).isFalse();
 
         assertThat(before).as("the reader's watermark when b's first event of the burst comes")
                 .isLessThan(HOUR + 60_000L);
         assertThat(reader.latest()).isEqualTo(HOUR + 60_000L - BOUND.toMillis() - 1);
+    }
+
+    /**
+     * Woken by an event, a reader is active downstream at once, before its watermark rises: were it still marked idle,
+     * the operators downstream would go on with the other readers' watermarks and find its events late.
+     */
+    @Test
+    void anEventMakesAnIdleReaderActiveDownstreamAtOnce() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        reader.event("a", HOUR);
+        reader.event("b", HOUR);
+        reader.rounds(100, 200);
+        assertThat(reader.idle).isTrue();
+
+        reader.event("a", 2 * HOUR);
+
+        assertThat(reader.idle).isFalse();
+        reader.rounds(1, 200);
+        assertThat(reader.idle).as("still held by b, still active").isFalse();
     }
 
     /** A partition that gets nothing does not hold the reader back for longer than the idleness timeout. */
