@@ -1,5 +1,6 @@
 package io.streamhouse.detection.decision;
 
+import io.streamhouse.detection.streams.DeadLetters;
 import io.streamhouse.domain.decision.CustomerProfiles;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.state.CustomerProfile;
@@ -20,8 +21,9 @@ import java.util.Optional;
  * {@code shop.customers} into its customer's profile. Streams runs it for each record as it arrives, and (Kafka ≥ 3.8,
  * KAFKA-7663) again for every record when it restores the store, and catches every global store up to its topic's
  * end before any stream task runs: so a rebuild decides every request against every change before its cut, and two
- * rebuilds of one log see the same profiles. A record that cannot be read, or whose key is not its customer id, is
- * left out; the serving application, which reads the same topic, dead-letters it with the reason.
+ * rebuilds of one log see the same profiles. A record that cannot be read, whose key is not its customer id, or whose
+ * event time is too far ahead of its write ({@link DeadLetters#tooFarAhead}) is left out; the serving application,
+ * which reads the same topic, dead-letters it with the reason.
  */
 final class CustomerProfileUpdater implements Processor<String, byte[], Void, Void> {
     private final Deserializer<CustomerEvent> deserializer;
@@ -55,6 +57,9 @@ final class CustomerProfileUpdater implements Processor<String, byte[], Void, Vo
         String customerId = event.getCustomerId();
         if (customerId == null || !customerId.equals(record.key())) {
             return;
+        }
+        if (DeadLetters.tooFarAhead(event, record.timestamp()).isPresent()) {
+            return; // as serving does (it dead-letters it): a profile is not moved past every change written after it
         }
         CustomerProfile before = profiles.get(customerId);
         CustomerProfile after = CustomerProfiles.apply(before, event);

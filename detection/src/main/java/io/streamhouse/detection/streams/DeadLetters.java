@@ -1,7 +1,10 @@
 package io.streamhouse.detection.streams;
 
+import io.streamhouse.domain.event.Envelope;
+import io.streamhouse.domain.events.EventTimes;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topic;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -15,8 +18,14 @@ import org.apache.kafka.streams.kstream.Produced;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
 
-/** Reads a topic so that unreadable records go to its dead-letter topic and processing continues. */
+/**
+ * Reads a topic so that unreadable records, records keyed otherwise than their aggregate, and events too far ahead of
+ * the time they were written ({@link #tooFarAhead}) go to its dead-letter topic with the reason, and processing
+ * continues.
+ */
 public final class DeadLetters {
 
     /**
@@ -80,6 +89,19 @@ public final class DeadLetters {
             put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
         }
         return headers;
+    }
+
+    /**
+     * Why an event read from a record written at {@code writtenAtMs} cannot be taken: its envelope's time is more than
+     * {@link EventTimes#MAX_AHEAD} ahead ({@link EventTimes#tooFarAhead}, its reason). Empty for a value without an
+     * envelope, and for a record without a timestamp.
+     */
+    public static Optional<String> tooFarAhead(Object value, long writtenAtMs) {
+        if (writtenAtMs < 0 || !(value instanceof SpecificRecord r) || r.getSchema().getFields().isEmpty()
+                || !(r.get(0) instanceof Envelope envelope) || envelope.getOccurredAt() == null) {
+            return Optional.empty();
+        }
+        return EventTimes.tooFarAhead(envelope.getOccurredAt(), Instant.ofEpochMilli(writtenAtMs));
     }
 
     private static void put(Headers headers, String key, String value) {

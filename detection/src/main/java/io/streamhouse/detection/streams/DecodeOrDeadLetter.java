@@ -1,5 +1,6 @@
 package io.streamhouse.detection.streams;
 
+import io.streamhouse.domain.events.EventTimes;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -8,6 +9,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Optional;
 
 /**
  * Decodes a raw value inside the topology instead of in Kafka Streams' deserializer, so that a record that cannot
@@ -15,6 +17,12 @@ import org.slf4j.LoggerFactory;
  * the source topic, partition and offset, and the schema id (when the wire format is readable) in headers, and the
  * caller routes it to the dead-letter topic. Because this happens inside the topology, the dead letter is written in
  * the same exactly-once transaction as the rest of the output.
+ * <p>An event whose time is more than {@link EventTimes#MAX_AHEAD} ahead of its record's timestamp (the time it was
+ * written) is dead-lettered the same way, with {@link EventTimes}' reason, as the CEP job does: the stores behind this
+ * step keep state by event time (a card's activity, the serving stores' versions, whose changelog records are stamped
+ * with it), so one such event would push a key's state past every event written after it, and a changelog record a
+ * broker's clock has not reached is refused, which stops the stream thread on every retry. Judged against the record
+ * timestamp, so a rebuild decides as live did.
  */
 final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], Decoded<V>> {
     private static final Logger LOG = LoggerFactory.getLogger(DecodeOrDeadLetter.class);
@@ -54,6 +62,11 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
             if (!key.equals(record.key())) {
                 forwardFailed(record, meta.topic(), meta.partition(), meta.offset(),
                         "record key '" + record.key() + "' is not the event's aggregate id '" + key + "'", null);
+                return;
+            }
+            Optional<String> tooFarAhead = DeadLetters.tooFarAhead(value, record.timestamp());
+            if (tooFarAhead.isPresent()) {
+                forwardFailed(record, meta.topic(), meta.partition(), meta.offset(), tooFarAhead.get(), null);
                 return;
             }
             context.forward(record.withValue(Decoded.ok(value, raw)));

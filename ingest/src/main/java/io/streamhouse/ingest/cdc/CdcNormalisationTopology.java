@@ -14,6 +14,7 @@ import io.streamhouse.domain.event.OrderPlaced;
 import io.streamhouse.domain.event.OrderStatus;
 import io.streamhouse.domain.event.OrderStatusChanged;
 import io.streamhouse.domain.events.Envelopes;
+import io.streamhouse.domain.events.EventTimes;
 import io.streamhouse.domain.events.EventTypes;
 import io.streamhouse.domain.events.Monies;
 import io.streamhouse.domain.topic.DeadLetterHeaders;
@@ -66,8 +67,14 @@ import java.util.UUID;
  *       the delete itself made the event.</li>
  *   <li>Anything that cannot be read (not the wire format, unknown schema id, missing columns, unknown table or op,
  *       an update of lines of a placed order) goes to {@code shop.cdc.changes.dlq} byte for byte with the reason
- *       (card numbers masked digit by digit, in the key, the value and the reason); processing continues.</li>
+ *       (card numbers masked digit by digit, in the key, the value and the reason); processing continues. So does
+ *       a change committed more than {@link EventTimes#MAX_AHEAD} after Connect wrote it (the database's clock
+ *       ahead): every reader would refuse its events.</li>
  * </ul>
+ *
+ * <p>Time: an event's time is its change's commit time; its record is stamped with the time the raw change was
+ * written (or the wall clock, for a registration released by the grace timer), so a commit time before 1970 is
+ * carried in the event and is no record timestamp.
  *
  * <p>Ordering: the raw topic has one partition and all tables, so this single task sees changes in commit order; a
  * registration's pending customer insert is completed by its address, or released by the next record of another
@@ -146,6 +153,12 @@ public final class CdcNormalisationTopology {
         private KeyValueStore<String, byte[]> pending;
         /** Wall-clock time a registration became pending; memory only (after a restart: released at once). */
         private final java.util.Map<String, Long> pendingSince = new java.util.HashMap<>();
+        /**
+         * What the events emitted now are stamped with: the raw change's timestamp (when Connect wrote it), or the wall
+         * clock when a punctuation releases them. Never the commit time, which is the database's clock and stays in
+         * the event's envelope: a broker refuses a timestamp its own clock has not reached.
+         */
+        private long writtenAt;
 
         Normaliser(ShopChanges changes) {
             this.changes = changes;
@@ -167,6 +180,12 @@ public final class CdcNormalisationTopology {
             }
             try {
                 ShopChange change = changes.read(RAW_TOPIC, record.value());
+                var tooFarAhead = EventTimes.tooFarAhead(change.committedAt(), Instant.ofEpochMilli(record.timestamp()));
+                if (tooFarAhead.isPresent()) {
+                    // The database's clock ahead of Connect's: its events would be dead-lettered by every reader.
+                    throw new CdcRecordException("commit time: " + tooFarAhead.get());
+                }
+                writtenAt = record.timestamp();
                 releaseRegistrations(change.txId());
                 handle(change, record.value());
             } catch (CdcRecordException | IllegalArgumentException | ArithmeticException e) {
@@ -233,6 +252,7 @@ public final class CdcNormalisationTopology {
 
         /** Wall-clock release of registrations no record completed: an idle database. */
         private void releaseIdleRegistrations(long now) {
+            writtenAt = now;
             List<String> ids = new ArrayList<>();
             try (KeyValueIterator<String, byte[]> it = pending.prefixScan(CUSTOMER_PREFIX, org.apache.kafka.common.serialization.Serdes.String().serializer())) {
                 while (it.hasNext()) {
@@ -302,7 +322,7 @@ public final class CdcNormalisationTopology {
                     .setCustomerId(customerId)
                     .setChange(body)
                     .build();
-            forwardOnce(eventId, customerId, event, CUSTOMERS_SINK, change.committedAt());
+            forwardOnce(eventId, customerId, event, CUSTOMERS_SINK);
         }
 
         // ------------------------------------------------------------------ orders
@@ -418,17 +438,17 @@ public final class CdcNormalisationTopology {
                     .setCustomerId(customerId)
                     .setChange(body)
                     .build();
-            forwardOnce(eventId, orderId, event, ORDERS_SINK, change.committedAt());
+            forwardOnce(eventId, orderId, event, ORDERS_SINK);
         }
 
         // ------------------------------------------------------------------ exactly once, dead letters
 
-        private void forwardOnce(String eventId, String key, Object event, String sink, Instant occurredAt) {
+        private void forwardOnce(String eventId, String key, Object event, String sink) {
             if (seen.get(eventId) != null) {
                 return; // the same change delivered again: already emitted
             }
-            seen.put(eventId, occurredAt.toEpochMilli());
-            context.forward(new Record<>(key, event, occurredAt.toEpochMilli()), sink);
+            seen.put(eventId, writtenAt); // forgotten by stream time, which is made of write times too
+            context.forward(new Record<>(key, event, writtenAt), sink);
         }
 
         private void forgetOldIds(long streamTime) {

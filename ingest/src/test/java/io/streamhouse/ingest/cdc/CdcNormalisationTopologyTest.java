@@ -269,4 +269,39 @@ class CdcNormalisationTopologyTest {
         }
         return n;
     }
+
+    /**
+     * A change committed by a database clock minutes, hours or years ahead of the time Connect wrote it, or before 1970:
+     * normalised or dead-lettered with the reason, the next change normalised, and every record written stamped with a
+     * time a broker takes (no earlier than 1970, no further ahead of the write than EventTimes.MAX_AHEAD; the driver
+     * checks neither).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(io.streamhouse.domain.testdata.Skews.class)
+    void aChangeCommittedOffItsWriteIsNormalisedOrDeadLetteredAndTheNextIsNormalised(io.streamhouse.domain.testdata.Skews skew) {
+        java.time.Instant written = io.streamhouse.domain.testdata.Times.T0;
+        raw.pipeInput(null, changes.committedAt("customers", "u", customer("c-1", "old@example.com"), customer("c-1", "skewed@example.com"),
+                10, skew.eventTime(written)), written);
+        raw.pipeInput(null, changes.committedAt("customers", "u", customer("c-2", "old@example.com"), customer("c-2", "next@example.com"),
+                11, written), written);
+
+        List<TestRecord<String, CustomerEvent>> out = customers.readRecordsToList();
+        List<TestRecord<byte[], byte[]>> dead = dlq.readRecordsToList();
+        assertThat(out).as("stamped when written").allSatisfy(r -> assertThat(r.timestamp()).isEqualTo(written.toEpochMilli()));
+        assertThat(dead).as("stamped when written").allSatisfy(r -> assertThat(r.timestamp()).isEqualTo(written.toEpochMilli()));
+        for (String name : driver.producedTopicNames()) {
+            assertThat(driver.createOutputTopic(name, Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer()).readRecordsToList())
+                    .as(name).allSatisfy(r -> assertThat(r.timestamp()).as("a timestamp a broker takes")
+                            .isBetween(0L, written.plus(io.streamhouse.domain.events.EventTimes.MAX_AHEAD).toEpochMilli()));
+        }
+        if (skew.taken()) {
+            assertThat(out).extracting(TestRecord::key).containsExactly("c-1", "c-2");
+            assertThat(out.get(0).value().getEnvelope().getOccurredAt()).as("the commit time").isEqualTo(skew.eventTime(written));
+            assertThat(dead).isEmpty();
+        } else {
+            assertThat(out).extracting(TestRecord::key).as("the next change is normalised").containsExactly("c-2");
+            assertThat(dead).singleElement().satisfies(r -> assertThat(new String(r.headers().lastHeader(DeadLetterHeaders.REASON).value(),
+                    StandardCharsets.UTF_8)).contains("ahead of the time the event was written"));
+        }
+    }
 }

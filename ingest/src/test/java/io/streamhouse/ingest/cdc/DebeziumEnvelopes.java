@@ -114,6 +114,15 @@ final class DebeziumEnvelopes {
     }
 
     byte[] change(String table, String op, GenericRecord before, GenericRecord after, long txId, long atLsn) {
+        return change(table, op, before, after, txId, atLsn, T0.toEpochMilli() + atLsn);
+    }
+
+    /** A change the database committed at {@code committedAt} by its own clock (source.ts_ms). */
+    byte[] committedAt(String table, String op, GenericRecord before, GenericRecord after, long txId, java.time.Instant committedAt) {
+        return change(table, op, before, after, txId, ++lsn, committedAt.toEpochMilli());
+    }
+
+    private byte[] change(String table, String op, GenericRecord before, GenericRecord after, long txId, long atLsn, long committedMs) {
         Schema schema = envelope(table);
         GenericRecord source = new GenericData.Record(SOURCE);
         source.put("connector", "postgresql");
@@ -122,13 +131,13 @@ final class DebeziumEnvelopes {
         source.put("table", table);
         source.put("txId", txId);
         source.put("lsn", atLsn);
-        source.put("ts_ms", T0.toEpochMilli() + atLsn);
+        source.put("ts_ms", committedMs);
         GenericRecord env = new GenericData.Record(schema);
         env.put("before", before);
         env.put("after", after);
         env.put("source", source);
         env.put("op", op);
-        env.put("ts_ms", T0.toEpochMilli() + atLsn + 5);
+        env.put("ts_ms", committedMs + 5);
         return frame(schema, env);
     }
 

@@ -10,7 +10,8 @@ public final class AlertFeedKeys {
     private static final int WIDTH = 13;
 
     public static String of(Instant occurredAt, String alertId) {
-        return prefix(occurredAt.toEpochMilli()) + "|" + alertId;
+        // An alert from before 1970 sorts first rather than making a key that neither sorts nor parses.
+        return prefix(Math.max(0, occurredAt.toEpochMilli())) + "|" + alertId;
     }
 
     /** The smallest key at this instant (inclusive lower bound). */

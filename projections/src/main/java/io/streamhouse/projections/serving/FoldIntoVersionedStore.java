@@ -21,6 +21,8 @@ import java.util.function.Function;
  * so {@code asOf(t)} answers "what this projection showed once it had seen every event up to t", and the latest
  * version always includes everything applied. The same holds for an event older than the store's history retention
  * behind the newest time it has seen, whose own version the store would refuse: it goes into the newest state.
+ * A version is never before 1970 (the changelog record is stamped with it), so an event time before then is folded
+ * as a late event at version 0; the caller dead-letters an event too far ahead of its write before it gets here.
  *
  * <p>An event the fold cannot apply is not allowed to stop the application (a replaced thread would fail on it
  * again, forever): it is forwarded, re-encoded, with the reason in dead-letter headers, for the caller to route to
@@ -138,7 +140,10 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
                 return; // a duplicate: nothing changed
             }
             long at = eventTime.apply(record.value()).toEpochMilli();
-            long version = previous == null ? at : Math.max(at, previous.timestamp());
+            // A version is a changelog record's timestamp, which cannot be before 1970: an event from before then is
+            // folded as a late one, at the earliest version a store holds. (One too far ahead of its write never
+            // gets here: it is dead-lettered when read.)
+            long version = Math.max(0, previous == null ? at : Math.max(at, previous.timestamp()));
             // The companion's entry first: a reader that sees the new state then finds its entry too.
             companion.applied(record.key(), record.value(), next);
             if (store.put(record.key(), next, version) == VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT) {
