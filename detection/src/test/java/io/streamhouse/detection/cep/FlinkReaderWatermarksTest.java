@@ -56,11 +56,7 @@ class FlinkReaderWatermarksTest {
      */
     @Test
     void aBurstAfterAQuietSpellWaitsForEveryPartition() {
-        FlinkReader reader = new FlinkReader(ours(), "a", "b");
-        reader.event("a", HOUR);
-        reader.event("b", HOUR);
-        reader.rounds(100, 200);
-        assertThat(reader.idle).isTrue();
+        FlinkReader reader = idleAfterAQuietSpell();
 
         for (int i = 1; i <= 3; i++) {
             reader.event("a", HOUR + i * HOUR);
@@ -82,11 +78,7 @@ class FlinkReaderWatermarksTest {
      */
     @Test
     void anEventMakesAnIdleReaderActiveDownstreamAtOnce() {
-        FlinkReader reader = new FlinkReader(ours(), "a", "b");
-        reader.event("a", HOUR);
-        reader.event("b", HOUR);
-        reader.rounds(100, 200);
-        assertThat(reader.idle).isTrue();
+        FlinkReader reader = idleAfterAQuietSpell();
 
         reader.event("a", 2 * HOUR);
 
@@ -106,6 +98,16 @@ class FlinkReaderWatermarksTest {
 
         assertThat(reader.latest()).isEqualTo(HOUR + 99_000L - BOUND.toMillis() - 1);
         assertThat(reader.idle).isFalse();
+    }
+
+    /** A reader whose two partitions had an event at {@link #HOUR} and have been quiet for 20 s since: idle. */
+    private static FlinkReader idleAfterAQuietSpell() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        reader.event("a", HOUR);
+        reader.event("b", HOUR);
+        reader.rounds(100, 200);
+        assertThat(reader.idle).isTrue();
+        return reader;
     }
 
     private static ReaderWatermarks<Long> ours() {
