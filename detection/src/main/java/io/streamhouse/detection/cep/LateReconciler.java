@@ -28,6 +28,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Late events reconciled on the CEP library path (issue #21, item 3). A Flink CEP operator drops a fact behind its
@@ -45,9 +46,10 @@ import java.util.Set;
  *       recorded as in effect. Nothing is evaluated.</li>
  *   <li><b>A late fact</b> (behind this step's watermark, or reported late by the CEP operator, whose watermark may be
  *       ahead of this step's): the subject is <i>dirty</i> until the fact's time plus the longest an occurrence spans
- *       ({@code retention - guard}), and is re-evaluated at once: the pure function over every retained fact up to the
- *       watermark, reconciled against the alerts in effect — an unchanged finding emits nothing, a changed occurrence
- *       supersedes the alert it shares events with, one the late fact showed false is withdrawn.</li>
+ *       ({@code retention - guard}), and is re-evaluated at once, as in-order processing would have from the fact's
+ *       time to the watermark (at the fact, at each later fact, at the watermark): the pure function over the retained
+ *       facts up to each, reconciled against the alerts in effect — an unchanged finding emits nothing, a changed
+ *       occurrence supersedes the alert it shares events with, one the late fact showed false is withdrawn.</li>
  *   <li><b>While dirty</b>, the CEP operator's alerts for that time are held back (its view lacks the late fact), and
  *       the subject is re-evaluated instead at the time of each of its facts, of each held-back alert and of each
  *       deadline (a parcel's), and at the end of the dirty span. The subject's alerts are then the reconciliation's.
@@ -123,7 +125,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         }
         if (watermark != Long.MIN_VALUE && at <= watermark) {
             dirty(subject, at, s);
-            evaluate(ctx.getCurrentKey(), subject, watermark, ctx, out);
+            catchUp(ctx.getCurrentKey(), subject, at, watermark, ctx, out);
             changed = true;
         } else if (isDirtyAt(subject, at)) {
             ctx.timerService().registerEventTimeTimer(at);
@@ -171,7 +173,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             return;
         }
         if (subject.getDirtyUntilMs() != null && timestamp <= subject.getDirtyUntilMs()) {
-            evaluate(ctx.getCurrentKey(), subject, timestamp, ctx, out);
+            evaluate(ctx.getCurrentKey(), subject, timestamp, timestamp, ctx, out);
         }
         if (subject.getCleanupAtMs() != null && timestamp == subject.getCleanupAtMs()) {
             subject.setCleanupAtMs(null);
@@ -218,9 +220,35 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     private void evaluateAt(String key, ReconciledSubject subject, long at, long watermark, Context ctx,
                             Collector<Alert> out) throws Exception {
         if (watermark != Long.MIN_VALUE && at <= watermark) {
-            evaluate(key, subject, watermark, ctx, out);
+            catchUp(key, subject, at, watermark, ctx, out);
         } else {
             ctx.timerService().registerEventTimeTimer(at);
+        }
+    }
+
+    /**
+     * Re-evaluates from {@code at}, which event time has passed, as in-order processing would have: at {@code at}, at
+     * each later fact and deadline within the dirty span, and at the watermark. One evaluation at the watermark alone
+     * would cut the retention and the trusted history from the watermark: an occurrence that started more than
+     * {@code retention - guard} before it (an overheating run 5 min before, with the late reading minutes behind this
+     * step's watermark) would not be reported, and the alert it should revise would stay as the CEP operator gave it.
+     */
+    private void catchUp(String key, ReconciledSubject subject, long at, long watermark, Context ctx,
+                         Collector<Alert> out) throws Exception {
+        TreeSet<Long> horizons = new TreeSet<>();
+        horizons.add(at);
+        horizons.add(watermark);
+        long until = subject.getDirtyUntilMs() == null ? at : Math.min(watermark, subject.getDirtyUntilMs());
+        for (StampedFact f : facts.get()) {
+            long t = f.getFact().getOccurredAtMs();
+            if (t > at && t <= until) {
+                horizons.add(t);
+            }
+            pattern.deadline(f.getFact(), settings.of(f)).map(Instant::toEpochMilli)
+                    .filter(d -> d > at && d <= until).ifPresent(horizons::add);
+        }
+        for (long horizon : horizons) {
+            evaluate(key, subject, horizon, watermark, ctx, out);
         }
     }
 
@@ -290,10 +318,11 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
 
     /**
      * The pure function over the subject's retained facts up to {@code horizon}, reconciled against the alerts in
-     * effect ({@link Reconciliation#reconcile}); the facts older than the retention are dropped first.
+     * effect ({@link Reconciliation#reconcile}); the facts older than the retention are dropped first. The later
+     * evaluations it needs are timers after {@code timersAfter} (up to there, the caller evaluates them).
      */
-    private void evaluate(String key, ReconciledSubject subject, long horizon, Context ctx, Collector<Alert> out)
-            throws Exception {
+    private void evaluate(String key, ReconciledSubject subject, long horizon, long timersAfter, Context ctx,
+                          Collector<Alert> out) throws Exception {
         long latest = Long.MIN_VALUE;
         for (ReportedAlert r : subject.getReported()) {
             latest = Math.max(latest, r.getWindowEndMs());
@@ -305,7 +334,9 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             if (subject.getDirtyUntilMs() == null || subject.getDirtyUntilMs() < latest) {
                 subject.setDirtyUntilMs(latest);
             }
-            ctx.timerService().registerEventTimeTimer(latest);
+            if (latest > timersAfter) {
+                ctx.timerService().registerEventTimeTimer(latest);
+            }
             return;
         }
         evaluations.inc();
@@ -330,13 +361,14 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             // gets its own evaluation, as in-order processing would give it, so an occurrence is reported while its
             // start is still trusted (not at the end of the span, by when the retention may have passed it).
             long until = subject.getDirtyUntilMs();
+            long after = Math.max(horizon, timersAfter);
             for (StampedFact f : retained) {
                 long at = f.getFact().getOccurredAtMs();
-                if (at > horizon && at <= until) {
+                if (at > after && at <= until) {
                     ctx.timerService().registerEventTimeTimer(at);
                 }
                 pattern.deadline(f.getFact(), s).map(Instant::toEpochMilli)
-                        .filter(d -> d > horizon && d <= until)
+                        .filter(d -> d > after && d <= until)
                         .ifPresent(d -> ctx.timerService().registerEventTimeTimer(d));
             }
         }

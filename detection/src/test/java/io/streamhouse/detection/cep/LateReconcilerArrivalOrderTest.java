@@ -1,0 +1,115 @@
+package io.streamhouse.detection.cep;
+
+import io.streamhouse.domain.detection.PatternSettings;
+import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.state.CepFact;
+import io.streamhouse.domain.state.StampedFact;
+import io.streamhouse.domain.topic.Topics;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.types.Either;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.streamhouse.detection.cep.CepEvents.reading;
+import static io.streamhouse.domain.testdata.Times.ONE_MINUTE;
+import static io.streamhouse.domain.testdata.Times.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reconciliation driven input by input, in arrival orders a live job gives and a bounded one does not: the CEP
+ * operator's watermark (over the keyed exchange of the stamped facts) runs ahead of this step's (the minimum of the
+ * facts and of the CEP operator's own output), so a fact the CEP operator found late reaches this step when its
+ * watermark is already minutes past the fact. Given the CEP operator's alerts for the facts it had, when its late fact
+ * arrives, expect the alerts in effect to be those of in-order processing.
+ */
+class LateReconcilerArrivalOrderTest {
+    private static final PatternSettings V1 = PatternSettings.defaults();
+    private static final String TRUCK = "truck-7";
+    private final OverheatingPattern overheating = new OverheatingPattern();
+    private KeyedTwoInputStreamOperatorTestHarness<String, StampedFact, Either<Alert, StampedFact>, Alert> harness;
+
+    private static Instant minute(int m) {
+        return T0.plus(ONE_MINUTE.multipliedBy(m));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    /**
+     * A rising run r1..r5 (the 5-min window's default), r5 late at the CEP operator: it alerted r1..r3 and grew it to
+     * r1..r4. By the time r5 comes as its late data, this step's watermark is 3 min past r5 (7 min past r1, beyond the
+     * window but within the retention, 10 min). The vehicle's readings before the run are what the retention drops.
+     */
+    @Test
+    void aReadingLateAtTheCepOperatorGrowsTheRunWhenThisStepsWatermarkIsMinutesPastIt() throws Exception {
+        StampedFact before = fact(reading("r0", TRUCK, 90, 1_000, minute(-12)));
+        List<StampedFact> run = List.of(
+                fact(reading("r1", TRUCK, 106, 1_001, minute(1))), fact(reading("r2", TRUCK, 107, 1_002, minute(2))),
+                fact(reading("r3", TRUCK, 108, 1_003, minute(3))), fact(reading("r4", TRUCK, 109, 1_004, minute(4))),
+                fact(reading("r5", TRUCK, 110, 1_005, minute(5))));
+        open(overheating);
+
+        onTime(before);
+        for (StampedFact r : run.subList(0, 4)) {
+            onTime(r);
+        }
+        Alert threeReadings = cepAlert(run.subList(0, 3), null);
+        Alert fourReadings = cepAlert(run.subList(0, 4), threeReadings.getAlertId());
+        harness.processElement2(new StreamRecord<>(Either.Left(threeReadings), minute(3).toEpochMilli()));
+        harness.processElement2(new StreamRecord<>(Either.Left(fourReadings), minute(4).toEpochMilli()));
+        onTime(run.get(4));
+        watermarks(minute(8));
+        harness.processElement2(new StreamRecord<>(Either.Right(run.get(4)), minute(5).toEpochMilli()));
+
+        assertThat(AlertsInEffect.of(output()).values()).singleElement().satisfies(a ->
+                assertThat(a.getMatchedEventIds()).containsExactly("evt-r1", "evt-r2", "evt-r3", "evt-r4", "evt-r5"));
+    }
+
+    private void onTime(StampedFact f) throws Exception {
+        long at = f.getFact().getOccurredAtMs();
+        harness.processElement1(new StreamRecord<>(f, at));
+        watermarks(Instant.ofEpochMilli(at));
+    }
+
+    private void watermarks(Instant at) throws Exception {
+        harness.processWatermark1(new Watermark(at.toEpochMilli()));
+        harness.processWatermark2(new Watermark(at.toEpochMilli()));
+    }
+
+    /** What AlertsOfMatches gives for a match of these facts: the pure function's alert, revising {@code supersedes}. */
+    private Alert cepAlert(List<StampedFact> match, String supersedes) {
+        List<CepFact> facts = match.stream().map(StampedFact::getFact).toList();
+        Finding f = overheating.find(TRUCK, facts, V1, null).get(0);
+        return Alerts.of(f, overheating.kind().ruleId(), overheating.version(V1), supersedes);
+    }
+
+    private List<Alert> output() {
+        return new ArrayList<>(harness.extractOutputValues());
+    }
+
+    private void open(SubjectPattern<?> pattern) throws Exception {
+        harness = new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new LateReconciler(pattern, Topics.VEHICLE_TELEMETRY.name())),
+                StampedFact::getSubject, e -> e.isLeft() ? e.left().getSubject().getId() : e.right().getSubject(),
+                Types.STRING);
+        harness.open();
+    }
+
+    private StampedFact fact(Object event) {
+        @SuppressWarnings("unchecked")
+        SubjectPattern<Object> p = (SubjectPattern<Object>) (SubjectPattern<?>) overheating;
+        return new StampedFact(p.subject(event), p.factOf(event).orElseThrow(), Thresholds.of(V1, p.kind()));
+    }
+}
