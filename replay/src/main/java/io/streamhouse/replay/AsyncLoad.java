@@ -1,0 +1,191 @@
+package io.streamhouse.replay;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamhouse.domain.event.ParcelScanned;
+import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.loadtests.generator.EdgeJson;
+import io.streamhouse.loadtests.generator.EventKind;
+import io.streamhouse.loadtests.generator.GeneratedEvent;
+import io.streamhouse.loadtests.generator.Generator;
+import io.streamhouse.loadtests.generator.GeneratorConfig;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The drill's asynchronous traffic: the seeded generator's telemetry readings and parcel scans, open loop at a rate,
+ * each its own request to ingest. At most {@code maxInFlight} requests are outstanding: when ingest answers slower than
+ * the rate asks, the load falls behind its schedule (and says so in {@link Reached}) instead of opening a connection per
+ * waiting request. Every event sent gets exactly one status in {@code statuses} (0: no answer) and counts down
+ * {@code done} once, so the checks account for every acknowledged (2xx) event.
+ */
+final class AsyncLoad {
+    /** Requests outstanding at once: ingest's publish waits for the broker, so a few hundred keep 1,000/s and more moving. */
+    static final int MAX_IN_FLIGHT = 256;
+
+    /**
+     * What the load reached: events sent and acknowledged (2xx), and when (nanos of the load's clock) the first was
+     * sent, the last was sent and the last answer came.
+     */
+    record Reached(long sent, long acknowledged, long firstSentNanos, long lastSentNanos, long lastAnsweredNanos) {
+        /** Sent per second, over the span from the first send to the last. */
+        double sentPerSecond() {
+            return perSecond(sent, lastSentNanos - firstSentNanos);
+        }
+
+        /** Acknowledged per second, over the span from the first send to the last answer. */
+        double acknowledgedPerSecond() {
+            return perSecond(acknowledged, lastAnsweredNanos - firstSentNanos);
+        }
+
+        private static double perSecond(long n, long nanos) {
+            return n == 0 ? 0 : n * 1e9 / Math.max(nanos, 1_000_000L);
+        }
+    }
+
+    private final List<GeneratedEvent> events;
+    private final Function<GeneratedEvent, CompletableFuture<Integer>> send;
+    private final Map<String, Integer> statuses;
+    private final CountDownLatch done;
+    private final Semaphore inFlight;
+    private final LongSupplier nanoClock;
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicLong lastAnswered = new AtomicLong();
+
+    /**
+     * @param send     sends one event, completing with its HTTP status (exceptionally: no answer)
+     * @param statuses each event's status by event id, filled as answers come
+     * @param done     counted down once per event answered or failed
+     */
+    AsyncLoad(List<GeneratedEvent> events, Function<GeneratedEvent, CompletableFuture<Integer>> send, Map<String, Integer> statuses,
+              CountDownLatch done, int maxInFlight, LongSupplier nanoClock) {
+        this.events = List.copyOf(events);
+        this.send = send;
+        this.statuses = statuses;
+        this.done = done;
+        this.inFlight = new Semaphore(maxInFlight);
+        this.nanoClock = nanoClock;
+    }
+
+    /** Sends through ingest's HTTP endpoints, event time moved by {@code clock}, as the device role. */
+    static AsyncLoad overHttp(List<GeneratedEvent> events, HttpClient http, URI ingest, String deviceToken, EventClock clock,
+                              Map<String, Integer> statuses, CountDownLatch done) {
+        return new AsyncLoad(events, e -> http.sendAsync(request(e, ingest, deviceToken, clock), HttpResponse.BodyHandlers.discarding())
+                .thenApply(HttpResponse::statusCode), statuses, done, MAX_IN_FLIGHT, System::nanoTime);
+    }
+
+    /** When event {@code i} of an open-loop load of {@code perSecond} is due, from the load's start. */
+    static long dueNanos(long startNanos, int i, int perSecond) {
+        return startNanos + (long) i * 1_000_000_000L / perSecond;
+    }
+
+    /**
+     * Sends every event at its due time (a late one at once: the load catches up rather than skips), blocking while
+     * {@code maxInFlight} are outstanding. Returns once all are sent; their answers may still be on their way.
+     */
+    Reached run(long startNanos, int perSecond) {
+        if (perSecond <= 0 || events.isEmpty()) {
+            return new Reached(0, 0, startNanos, startNanos, startNanos);
+        }
+        long first = -1, last = -1;
+        int sent = 0;
+        for (int i = 0; i < events.size(); i++) {
+            long wait = dueNanos(startNanos, i, perSecond) - nanoClock.getAsLong();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait); // pacing the open-loop load, not waiting for a condition
+            }
+            try {
+                inFlight.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            GeneratedEvent e = events.get(i);
+            long at = nanoClock.getAsLong();
+            first = first < 0 ? at : first;
+            last = at;
+            sent++;
+            CompletableFuture<Integer> answer;
+            try {
+                answer = send.apply(e);
+            } catch (RuntimeException unsent) {
+                answer = CompletableFuture.failedFuture(unsent);
+            }
+            answer.whenComplete((status, failure) -> {
+                int s = failure != null || status == null ? 0 : status;
+                statuses.put(e.eventId(), s);
+                if (s / 100 == 2) {
+                    acknowledged.incrementAndGet();
+                }
+                lastAnswered.accumulateAndGet(nanoClock.getAsLong(), Math::max);
+                inFlight.release();
+                done.countDown();
+            });
+        }
+        return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+    }
+
+    /** The figures once every answer is in (or what came by now). */
+    Reached reached(Reached atLastSend) {
+        return new Reached(atLastSend.sent(), acknowledged.get(), atLastSend.firstSentNanos(), atLastSend.lastSentNanos(),
+                Math.max(atLastSend.lastSentNanos(), lastAnswered.get()));
+    }
+
+    /** Telemetry readings and parcel scans from the seeded generator (the asynchronous half of ingest's traffic). */
+    static List<GeneratedEvent> events(long seed, int count) {
+        if (count == 0) {
+            return List.of();
+        }
+        List<GeneratedEvent> out = new ArrayList<>();
+        for (int generated = count * 3; out.size() < count && generated <= count * 48; generated *= 2) {
+            out.clear();
+            for (GeneratedEvent e : Generator.generate(GeneratorConfig.defaults(seed, generated)).events()) {
+                if ((e.kind() == EventKind.VEHICLE_TELEMETRY || e.kind() == EventKind.PARCEL_SCAN) && out.size() < count) {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static HttpRequest request(GeneratedEvent e, URI ingest, String deviceToken, EventClock clock) {
+        ObjectNode body;
+        URI uri;
+        if (e.value() instanceof VehicleTelemetry t) {
+            body = EdgeJson.telemetry(t);
+            uri = ingest.resolve("/v1/telemetry");
+        } else {
+            ParcelScanned s = (ParcelScanned) e.value();
+            body = EdgeJson.parcelScan(s);
+            uri = ingest.resolve("/v1/parcels/" + URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
+        }
+        long shiftMs = clock.at(e.occurredAt()).toEpochMilli() - e.occurredAt().toEpochMilli();
+        shift(body, "occurredAt", shiftMs);
+        shift(body, "promisedBy", shiftMs); // the promise keeps its distance to the scan
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + deviceToken)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+    }
+
+    private static void shift(ObjectNode body, String field, long shiftMs) {
+        if (body.hasNonNull(field)) {
+            body.put(field, Instant.parse(body.get(field).asText()).plusMillis(shiftMs).toString());
+        }
+    }
+}
