@@ -76,7 +76,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "drill", mixinStandardHelpOptions = true,
         subcommands = {Drill.KillApi.class, Drill.WipeApiState.class, Drill.RestartBroker.class, Drill.KillConnect.class,
-                Drill.KillCep.class},
+                Drill.KillCep.class, BurstDrill.class},
         description = "Resilience drills against the running local stack, under load, with loss and recovery checks.")
 final class Drill implements Callable<Integer> {
     @CommandLine.ParentCommand
