@@ -264,7 +264,8 @@ final class BurstDrill implements Callable<Integer> {
                         + "(%,d; %,d late in all): %s%n", d.lateSharePercent(), d.lateEvents(), r.events(), d.beyondBoundSharePercent(),
                 d.beyondBound(), d.deliveredLate(), Math.abs(d.lateSharePercent() - d.beyondBoundSharePercent()) <= LATE_SHARE_TOLERANCE_POINTS
                         ? "within one point" : String.format(Locale.ROOT, "%+.2f points", d.lateSharePercent() - d.beyondBoundSharePercent()));
-        out.printf(Locale.ROOT, "Rebuild: %s (%s divergences, exit %d), shadow %s; %s%n", r.rebuild().result(), r.rebuild().divergences(),
+        out.printf(Locale.ROOT, "Rebuild: %s (%s divergences, exit %d), shadow %s; %s%n",
+                r.rebuild().result() == null ? "no verdict (the rebuild failed, see its lines above)" : r.rebuild().result(), r.rebuild().divergences(),
                 r.rebuild().exitCode(), r.rebuild().shadowId(), r.rebuild().discard());
         if (r.rebuild().details() != null) {
             out.printf(Locale.ROOT, "  the rebuild's summary, every divergent key with both values: %s%n", r.rebuild().details());

@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class DrillSteps {
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    /** How long a failed discard is retried: a crashed shadow's consumer group empties after its session timeout. */
+    static final Duration DISCARD_RETRY = Duration.ofSeconds(90);
 
     /** Records behind, summed over the group's partitions; {@code Long.MAX_VALUE} while the broker cannot say. */
     static long lag(Admin admin, String group) {
@@ -165,7 +167,17 @@ final class DrillSteps {
         List<String> discardArgs = new ArrayList<>(List.of("discard", shadowId));
         discardArgs.addAll(common);
         ByteArrayOutputStream discardOut = new ByteArrayOutputStream();
-        int discarded = ReplayCli.run(discardArgs.toArray(String[]::new), new PrintStream(discardOut, true, StandardCharsets.UTF_8), log);
+        // A shadow that failed may still hold its group until the dead member's session times out: try again, bounded.
+        long until = System.currentTimeMillis() + DISCARD_RETRY.toMillis();
+        int discarded;
+        while (true) {
+            discardOut.reset();
+            discarded = ReplayCli.run(discardArgs.toArray(String[]::new), new PrintStream(discardOut, true, StandardCharsets.UTF_8), log);
+            if (discarded == 0 || System.currentTimeMillis() > until) {
+                break;
+            }
+            TimeUnit.SECONDS.sleep(5); // polling interval of a bounded retry
+        }
         return new Drill.RebuildCheck(shadowId, code, result, divergences,
                 discarded == 0 ? discardOut.toString(StandardCharsets.UTF_8).strip() : "discard failed (exit " + discarded + ")", details);
     }
