@@ -1,5 +1,7 @@
 package io.streamhouse.replay;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.VehicleTelemetry;
@@ -29,15 +31,22 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * The drill's asynchronous traffic: the seeded generator's telemetry readings and parcel scans, open loop at a rate,
- * each its own request to ingest. At most {@code maxInFlight} requests are outstanding: when ingest answers slower than
- * the rate asks, the load falls behind its schedule (and says so in {@link Reached}) instead of opening a connection per
- * waiting request. Every event sent gets exactly one status in {@code statuses} (0: no answer) and counts down
- * {@code done} once, so the checks account for every acknowledged (2xx) event.
+ * The drill's asynchronous traffic: the seeded generator's telemetry readings and parcel scans, open loop at a rate.
+ * The events due within one {@link #TICK} go out together, at most {@link #TICK} after their due time: the tick's
+ * telemetry readings as one batch request (ingest's {@code POST /v1/telemetry} takes an array, and one publish wait per
+ * request, not per reading, is what lets ingest keep up), each scan as its own request (scanners send one by one). At
+ * most {@code maxInFlight} requests are outstanding: when ingest answers slower than the rate asks, the load falls
+ * behind its schedule (and says so in {@link Reached}) instead of opening a connection per waiting request. Every event
+ * sent gets exactly one status in {@code statuses} (its request's; 0: no answer) and counts down {@code done} once, so
+ * the checks account for every acknowledged (2xx) event.
  */
 final class AsyncLoad {
     /** Requests outstanding at once: ingest's publish waits for the broker, so a few hundred keep 1,000/s and more moving. */
     static final int MAX_IN_FLIGHT = 256;
+    /** Events due within one tick are sent together. */
+    static final Duration TICK = Duration.ofMillis(20);
+    /** Most readings in one telemetry request (ingest takes up to 500). */
+    static final int MAX_BATCH = 100;
 
     /**
      * What the load reached: events sent and acknowledged (2xx), and when (nanos of the load's clock) the first was
@@ -60,7 +69,7 @@ final class AsyncLoad {
     }
 
     private final List<GeneratedEvent> events;
-    private final Function<GeneratedEvent, CompletableFuture<Integer>> send;
+    private final Function<List<GeneratedEvent>, CompletableFuture<Integer>> send;
     private final Map<String, Integer> statuses;
     private final CountDownLatch done;
     private final Semaphore inFlight;
@@ -69,11 +78,12 @@ final class AsyncLoad {
     private final AtomicLong lastAnswered = new AtomicLong();
 
     /**
-     * @param send     sends one event, completing with its HTTP status (exceptionally: no answer)
+     * @param send     sends one request of one or more events (several: telemetry only), completing with its HTTP status
+     *                 (exceptionally: no answer)
      * @param statuses each event's status by event id, filled as answers come
      * @param done     counted down once per event answered or failed
      */
-    AsyncLoad(List<GeneratedEvent> events, Function<GeneratedEvent, CompletableFuture<Integer>> send, Map<String, Integer> statuses,
+    AsyncLoad(List<GeneratedEvent> events, Function<List<GeneratedEvent>, CompletableFuture<Integer>> send, Map<String, Integer> statuses,
               CountDownLatch done, int maxInFlight, LongSupplier nanoClock) {
         this.events = List.copyOf(events);
         this.send = send;
@@ -86,7 +96,7 @@ final class AsyncLoad {
     /** Sends through ingest's HTTP endpoints, event time moved by {@code clock}, as the device role. */
     static AsyncLoad overHttp(List<GeneratedEvent> events, HttpClient http, URI ingest, String deviceToken, EventClock clock,
                               Map<String, Integer> statuses, CountDownLatch done) {
-        return new AsyncLoad(events, e -> http.sendAsync(request(e, ingest, deviceToken, clock), HttpResponse.BodyHandlers.discarding())
+        return new AsyncLoad(events, r -> http.sendAsync(request(r, ingest, deviceToken, clock), HttpResponse.BodyHandlers.discarding())
                 .thenApply(HttpResponse::statusCode), statuses, done, MAX_IN_FLIGHT, System::nanoTime);
     }
 
@@ -105,40 +115,76 @@ final class AsyncLoad {
         }
         long first = -1, last = -1;
         int sent = 0;
-        for (int i = 0; i < events.size(); i++) {
-            long wait = dueNanos(startNanos, i, perSecond) - nanoClock.getAsLong();
+        int i = 0;
+        while (i < events.size()) {
+            long wait = dueNanos(startNanos, i, perSecond) + TICK.toNanos() - nanoClock.getAsLong();
             if (wait > 0) {
                 LockSupport.parkNanos(wait); // pacing the open-loop load, not waiting for a condition
             }
-            try {
-                inFlight.acquire();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+            int end = i + 1;
+            long now = nanoClock.getAsLong();
+            while (end < events.size() && dueNanos(startNanos, end, perSecond) <= now) {
+                end++;
             }
-            GeneratedEvent e = events.get(i);
-            long at = nanoClock.getAsLong();
-            first = first < 0 ? at : first;
-            last = at;
-            sent++;
-            CompletableFuture<Integer> answer;
-            try {
-                answer = send.apply(e);
-            } catch (RuntimeException unsent) {
-                answer = CompletableFuture.failedFuture(unsent);
+            List<List<GeneratedEvent>> requests = requests(events.subList(i, end));
+            for (List<GeneratedEvent> request : requests) {
+                try {
+                    inFlight.acquire();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+                }
+                long at = nanoClock.getAsLong();
+                first = first < 0 ? at : first;
+                last = at;
+                sent += request.size();
+                send(request);
             }
-            answer.whenComplete((status, failure) -> {
-                int s = failure != null || status == null ? 0 : status;
+            i = end;
+        }
+        return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+    }
+
+    private void send(List<GeneratedEvent> request) {
+        CompletableFuture<Integer> answer;
+        try {
+            answer = send.apply(request);
+        } catch (RuntimeException unsent) {
+            answer = CompletableFuture.failedFuture(unsent);
+        }
+        answer.whenComplete((status, failure) -> {
+            int s = failure != null || status == null ? 0 : status;
+            for (GeneratedEvent e : request) {
                 statuses.put(e.eventId(), s);
                 if (s / 100 == 2) {
                     acknowledged.incrementAndGet();
                 }
-                lastAnswered.accumulateAndGet(nanoClock.getAsLong(), Math::max);
-                inFlight.release();
-                done.countDown();
-            });
+            }
+            lastAnswered.accumulateAndGet(nanoClock.getAsLong(), Math::max);
+            inFlight.release();
+            request.forEach(e -> done.countDown());
+        });
+    }
+
+    /** The requests for events due together: their telemetry readings in batches of at most {@link #MAX_BATCH}, each scan alone. */
+    static List<List<GeneratedEvent>> requests(List<GeneratedEvent> due) {
+        List<List<GeneratedEvent>> requests = new ArrayList<>();
+        List<GeneratedEvent> batch = new ArrayList<>();
+        for (GeneratedEvent e : due) {
+            if (e.kind() == EventKind.VEHICLE_TELEMETRY) {
+                batch.add(e);
+                if (batch.size() == MAX_BATCH) {
+                    requests.add(batch);
+                    batch = new ArrayList<>();
+                }
+            } else {
+                requests.add(List.of(e));
+            }
         }
-        return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+        if (!batch.isEmpty()) {
+            requests.add(batch);
+        }
+        return requests;
     }
 
     /** The figures once every answer is in (or what came by now). */
@@ -164,23 +210,31 @@ final class AsyncLoad {
         return out;
     }
 
-    private static HttpRequest request(GeneratedEvent e, URI ingest, String deviceToken, EventClock clock) {
-        ObjectNode body;
+    /** One scan, or the telemetry readings of {@code events} as one JSON array. */
+    private static HttpRequest request(List<GeneratedEvent> events, URI ingest, String deviceToken, EventClock clock) {
         URI uri;
-        if (e.value() instanceof VehicleTelemetry t) {
-            body = EdgeJson.telemetry(t);
-            uri = ingest.resolve("/v1/telemetry");
-        } else {
-            ParcelScanned s = (ParcelScanned) e.value();
-            body = EdgeJson.parcelScan(s);
+        String body;
+        if (events.get(0).value() instanceof ParcelScanned s) {
             uri = ingest.resolve("/v1/parcels/" + URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
+            body = shifted(EdgeJson.parcelScan(s), events.get(0), clock).toString();
+        } else {
+            uri = ingest.resolve("/v1/telemetry");
+            ArrayNode readings = JsonNodeFactory.instance.arrayNode();
+            for (GeneratedEvent e : events) {
+                readings.add(shifted(EdgeJson.telemetry((VehicleTelemetry) e.value()), e, clock));
+            }
+            body = readings.toString();
         }
+        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + deviceToken)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static ObjectNode shifted(ObjectNode body, GeneratedEvent e, EventClock clock) {
         long shiftMs = clock.at(e.occurredAt()).toEpochMilli() - e.occurredAt().toEpochMilli();
         shift(body, "occurredAt", shiftMs);
         shift(body, "promisedBy", shiftMs); // the promise keeps its distance to the scan
-        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + deviceToken)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+        return body;
     }
 
     private static void shift(ObjectNode body, String field, long shiftMs) {
