@@ -5,25 +5,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamhouse.connect.LakeConnector;
 import io.streamhouse.detection.cep.RetainedCheckpoints;
-import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.VehicleTelemetry;
-import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.lake.LakeAudit;
-import io.streamhouse.lake.LakeAuditProcess;
 import io.streamhouse.loadtests.bench.KafkaTool;
 import io.streamhouse.loadtests.demo.DemoTransaction;
 import io.streamhouse.loadtests.demo.DemoTransactions;
-import io.streamhouse.loadtests.generator.EdgeJson;
-import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.GeneratedEvent;
-import io.streamhouse.loadtests.generator.Generator;
-import io.streamhouse.loadtests.generator.GeneratorConfig;
 import io.streamhouse.supervisor.ChildState;
 import io.streamhouse.supervisor.ChildStatus;
 import io.streamhouse.supervisor.ControlChannel;
@@ -31,18 +24,14 @@ import io.streamhouse.supervisor.StatusFile;
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.StackTokens;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -55,11 +44,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +76,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "drill", mixinStandardHelpOptions = true,
         subcommands = {Drill.KillApi.class, Drill.WipeApiState.class, Drill.RestartBroker.class, Drill.KillConnect.class,
-                Drill.KillCep.class},
+                Drill.KillCep.class, BurstDrill.class},
         description = "Resilience drills against the running local stack, under load, with loss and recovery checks.")
 final class Drill implements Callable<Integer> {
     @CommandLine.ParentCommand
@@ -105,6 +91,8 @@ final class Drill implements Callable<Integer> {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The asynchronous load's ceiling: ingest on this 2-core machine, beside the whole stack, answers well below it. */
+    static final int MAX_ASYNC_RATE = 5000;
     static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
     /** The CEP job's consumer group and transactional-id prefix ({@code CepOptions}' default, which the launcher keeps). */
     static final String CEP_GROUP = "streamhouse-cep";
@@ -171,8 +159,9 @@ final class Drill implements Callable<Integer> {
     static final String ONE_INSTANCE_MEANS = "the api's /q/health/ready 200 again (one instance: nothing else answers while it is down)";
     static final String INSTANCES_MEANS = "a lookup of a key the killed instance owned answered 200 through a surviving instance";
 
+    /** {@code asyncSentPerSecond}, {@code asyncAcknowledgedPerSecond}: what the asynchronous load reached ({@link AsyncLoad.Reached}). */
     record Load(int ratePerSecond, int asyncRatePerSecond, int durationSeconds, long seed, long authorizesSent, long asyncSent,
-                long elapsedMs) {
+                long elapsedMs, double asyncSentPerSecond, double asyncAcknowledgedPerSecond) {
     }
 
     /** {@code details}: where the rebuild's whole summary (every divergent key with both values) was kept, if it was not EQUAL. */
@@ -257,8 +246,8 @@ final class Drill implements Callable<Integer> {
         URI api;
         @Option(names = "--rate", defaultValue = "25", description = "authorizes per second, 1-50 (default ${DEFAULT-VALUE})")
         int rate;
-        @Option(names = "--async-rate", defaultValue = "20",
-                description = "telemetry readings and parcel scans per second, 0-200 (default ${DEFAULT-VALUE})")
+        @Option(names = "--async-rate", defaultValue = "1000",
+                description = "telemetry readings and parcel scans per second, 0-" + MAX_ASYNC_RATE + " (default ${DEFAULT-VALUE})")
         int asyncRate;
         @Option(names = "--duration", defaultValue = "40", description = "seconds of load, 5-300 (default ${DEFAULT-VALUE})")
         int duration;
@@ -285,9 +274,9 @@ final class Drill implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (rate < 1 || rate > 50 || asyncRate < 0 || asyncRate > 200 || duration < 5 || duration > 300 || faultAfter < 1
+            if (rate < 1 || rate > 50 || asyncRate < 0 || asyncRate > MAX_ASYNC_RATE || duration < 5 || duration > 300 || faultAfter < 1
                     || faultAfter >= duration || lagBound < 0 || recoveryTimeout < 10) {
-                throw new ReplayCli.BadInput("--rate 1-50, --async-rate 0-200, --duration 5-300 s, --fault-after between 1 and "
+                throw new ReplayCli.BadInput("--rate 1-50, --async-rate 0-" + MAX_ASYNC_RATE + ", --duration 5-300 s, --fault-after between 1 and "
                         + "the duration, --lag-bound 0 or more, --recovery-timeout at least 10 s");
             }
             ApiInstances instances = ApiInstances.read(stack.data());
@@ -313,7 +302,7 @@ final class Drill implements Callable<Integer> {
             PrintStream out = drill.parent.out(), err = drill.parent.err();
             PrintStream log = json ? err : out;
             long runSeed = seed != null ? seed : System.currentTimeMillis();
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
             // The drill's traffic goes in as the stack's development payments and device callers.
             paymentsToken = StackTokens.read(stack.data(), Roles.PAYMENTS);
             deviceToken = StackTokens.read(stack.data(), Roles.DEVICE);
@@ -340,7 +329,7 @@ final class Drill implements Callable<Integer> {
                         throw new Endpoints.EnvironmentException("the api's group " + g + " is not on " + endpoints.bootstrapServers());
                     }
                 }
-                boolean lakeRuns = hasMembers(admin, LakeConnector.connectGroup());
+                boolean lakeRuns = DrillSteps.hasMembers(admin, LakeConnector.connectGroup());
                 List<String> lagGroups = switch (scenario) {
                     case KILL_API, WIPE_API_STATE -> apiGroups;
                     case KILL_CEP -> List.of(CEP_GROUP);
@@ -372,7 +361,7 @@ final class Drill implements Callable<Integer> {
                         .map(t -> new DemoTransaction(t.transactionId().replaceFirst("^demo-", "drill-"),
                                 t.body().deepCopy().put("transactionId", t.transactionId().replaceFirst("^demo-", "drill-")), t.expected()))
                         .toList();
-                List<GeneratedEvent> asyncEvents = asyncEvents(runSeed, asyncRate * duration);
+                List<GeneratedEvent> asyncEvents = AsyncLoad.events(runSeed, asyncRate * duration);
                 Map<String, DrillChecks.Answer> answers = new ConcurrentHashMap<>();
                 Map<String, Integer> asyncStatus = new ConcurrentHashMap<>();
                 CountDownLatch done = new CountDownLatch(txs.size() + asyncEvents.size());
@@ -386,8 +375,8 @@ final class Drill implements Callable<Integer> {
                 EventClock clock = EventClock.onto(asyncEvents,
                         Instant.ofEpochMilli(began).plusSeconds(duration).minus(EventClock.TICK_LEAD),
                         Duration.ofSeconds((long) duration * EventClock.SPEED));
-                CompletableFuture<Void> asyncLoad = CompletableFuture.runAsync(() -> paced(start, asyncEvents.size(), asyncRate,
-                        i -> sendAsync(http, asyncEvents.get(i), clock, asyncStatus, done)));
+                AsyncLoad asyncSender = AsyncLoad.overHttp(asyncEvents, http, ingest, deviceToken, clock, asyncStatus, done);
+                CompletableFuture<AsyncLoad.Reached> asyncLoad = CompletableFuture.supplyAsync(() -> asyncSender.run(start, asyncRate));
                 FaultRun fault = new FaultRun(log, began);
                 CompletableFuture<Recovery> recovery = null;
                 for (int i = 0; i < txs.size(); i++) {
@@ -409,7 +398,7 @@ final class Drill implements Callable<Integer> {
                     }
                     send(http, txs.get(i), answers, done);
                 }
-                asyncLoad.join();
+                AsyncLoad.Reached asyncSent = asyncLoad.join();
                 if (!asyncEvents.isEmpty()) {
                     log.printf(Locale.ROOT, "  closing event-time ticks: %s%n", closingTicks(http, runSeed));
                 }
@@ -422,7 +411,9 @@ final class Drill implements Callable<Integer> {
                 if (!done.await(60, TimeUnit.SECONDS)) {
                     failures.add("requests still unanswered 60 s after the load ended: " + done.getCount());
                 }
-                Load load = new Load(rate, asyncRate, duration, runSeed, txs.size(), asyncEvents.size(), loadEnd - began);
+                AsyncLoad.Reached reached = asyncSender.reached(asyncSent);
+                Load load = new Load(rate, asyncRate, duration, runSeed, txs.size(), asyncEvents.size(), loadEnd - began,
+                        reached.sentPerSecond(), reached.acknowledgedPerSecond());
                 if (rec.componentBackAfterMs() == null) {
                     failures.add(scenario.component + " was not serving again within " + recoveryTimeout + " s");
                 }
@@ -435,7 +426,7 @@ final class Drill implements Callable<Integer> {
                 }
 
                 // 4: quiet, then the checks.
-                awaitQuiet(admin, DrillChecks.quietGroups(lagGroups, apiGroups), Duration.ofSeconds(recoveryTimeout));
+                DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(lagGroups, apiGroups), Duration.ofSeconds(recoveryTimeout));
                 Set<String> ids = new HashSet<>(answers.keySet());
                 txs.forEach(t -> ids.add(t.transactionId()));
                 TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));
@@ -451,7 +442,7 @@ final class Drill implements Callable<Integer> {
                     failures.add("asynchronous events: " + async.refused() + " refused, " + async.lost() + " accepted but not on their topic, "
                             + async.duplicated() + " on their topic twice");
                 }
-                List<String> alertIds = alertIds(reader, serdes);
+                List<String> alertIds = DrillSteps.alertIds(reader, serdes);
                 List<String> repeated = DrillChecks.repeated(alertIds);
                 if (!repeated.isEmpty()) {
                     failures.add(repeated.size() + " alert ids written more than once");
@@ -468,18 +459,18 @@ final class Drill implements Callable<Integer> {
                 if (scenario == Scenario.WIPE_API_STATE && fault.error == null) {
                     restore = restoreCheck(admin, reader, apiGroups, fault, endpoints.bootstrapServers(), log);
                 }
-                RebuildCheck rebuild = rebuild(Groups.exists(admin, CEP_GROUP), log);
+                RebuildCheck rebuild = DrillSteps.rebuild(stack, Groups.exists(admin, CEP_GROUP), log);
                 if (rebuild.exitCode() != ReplayCli.EQUAL) {
                     failures.add("the fresh rebuild was not equal to live (exit " + rebuild.exitCode() + ", " + rebuild.result() + ")");
                 }
-                LakeCheck lake = lakeCheck(lakeRuns, endpoints.bootstrapServers(), log);
+                LakeCheck lake = DrillSteps.lakeCheck(stack, lakeRuns, endpoints.bootstrapServers(), recoveryTimeout, log);
                 if (Boolean.FALSE.equals(lake.equal())) {
                     failures.add("Iceberg is not equal to Kafka: " + lake.missing() + " records missing, " + lake.extra() + " rows extra, "
                             + lake.duplicateRows() + " rows twice");
                 }
                 DrillReport report = new DrillReport(scenario.label, failures.isEmpty() ? "PASS" : "FAIL", load, rec, checks, async,
                         alertIds.size(), repeated.size() > 20 ? repeated.subList(0, 20) : repeated, rebuild, lake, cep, restore,
-                        loadAverage(), failures);
+                        DrillSteps.loadAverage(), failures);
                 if (json) {
                     out.println(Records.JSON.writeValueAsString(report));
                 } else {
@@ -620,43 +611,11 @@ final class Drill implements Callable<Integer> {
 
         // ------------------------------------------------------------------ the load
 
-        private static void paced(long startNanos, int count, int perSecond, java.util.function.IntConsumer send) {
-            if (perSecond == 0) {
-                return;
-            }
-            for (int i = 0; i < count; i++) {
-                try {
-                    waitUntil(startNanos + i * (1_000_000_000L / perSecond));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                send.accept(i);
-            }
-        }
-
         private static void waitUntil(long dueNanos) throws InterruptedException {
             long wait = dueNanos - System.nanoTime();
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait); // pacing the open-loop load, not waiting for a condition
             }
-        }
-
-        /** Telemetry readings and parcel scans from the seeded generator (the asynchronous half of ingest's traffic). */
-        static List<GeneratedEvent> asyncEvents(long seed, int count) {
-            if (count == 0) {
-                return List.of();
-            }
-            List<GeneratedEvent> out = new ArrayList<>();
-            for (int events = count * 3; out.size() < count && events <= count * 48; events *= 2) {
-                out.clear();
-                for (GeneratedEvent e : Generator.generate(GeneratorConfig.defaults(seed, events)).events()) {
-                    if ((e.kind() == EventKind.VEHICLE_TELEMETRY || e.kind() == EventKind.PARCEL_SCAN) && out.size() < count) {
-                        out.add(e);
-                    }
-                }
-            }
-            return out;
         }
 
         private String paymentsToken;
@@ -693,35 +652,6 @@ final class Drill implements Callable<Integer> {
             }
             return accepted + " of " + vehicles.size() + " readings at " + now + " accepted"
                     + (accepted < vehicles.size() ? " (the CEP job may not evaluate the load's last readings)" : "");
-        }
-
-        private void sendAsync(HttpClient http, GeneratedEvent e, EventClock clock, Map<String, Integer> statuses, CountDownLatch done) {
-            ObjectNode body;
-            URI uri;
-            if (e.value() instanceof VehicleTelemetry t) {
-                body = EdgeJson.telemetry(t);
-                uri = ingest.resolve("/v1/telemetry");
-            } else {
-                ParcelScanned s = (ParcelScanned) e.value();
-                body = EdgeJson.parcelScan(s);
-                uri = ingest.resolve("/v1/parcels/" + java.net.URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
-            }
-            long shiftMs = clock.at(e.occurredAt()).toEpochMilli() - e.occurredAt().toEpochMilli();
-            shift(body, "occurredAt", shiftMs);
-            shift(body, "promisedBy", shiftMs); // the promise keeps its distance to the scan
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                    .header("Authorization", "Bearer " + deviceToken)
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
-            http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, x) -> {
-                statuses.put(e.eventId(), x != null ? 0 : r.statusCode());
-                done.countDown();
-            });
-        }
-
-        private static void shift(ObjectNode body, String field, long shiftMs) {
-            if (body.hasNonNull(field)) {
-                body.put(field, Instant.parse(body.get(field).asText()).plusMillis(shiftMs).toString());
-            }
         }
 
         private void send(HttpClient http, DemoTransaction tx, Map<String, DrillChecks.Answer> answers, CountDownLatch done) {
@@ -769,7 +699,7 @@ final class Drill implements Callable<Integer> {
                         back = System.currentTimeMillis() - faultAt;
                         log.println("  " + scenario.component + " serving again " + back + " ms after the fault");
                     }
-                    if (back != null && lagNormal == null && groups.stream().allMatch(g -> lag(admin, g) <= lagBound)) {
+                    if (back != null && lagNormal == null && groups.stream().allMatch(g -> DrillSteps.lag(admin, g) <= lagBound)) {
                         lagNormal = System.currentTimeMillis() - faultAt;
                         log.println("  lag of " + groups + " back under " + lagBound + " " + lagNormal + " ms after the fault");
                     }
@@ -900,49 +830,6 @@ final class Drill implements Callable<Integer> {
                     .flatMap(s -> s.components().stream().filter(c -> c.name().equals(name)).findFirst());
         }
 
-        /** Records behind, summed over the group's partitions; {@code Long.MAX_VALUE} while the broker cannot say. */
-        private static long lag(Admin admin, String group) {
-            try {
-                Map<TopicPartition, Long> committed = Groups.committed(admin, group);
-                Set<String> topics = new HashSet<>();
-                committed.keySet().forEach(tp -> topics.add(tp.topic()));
-                Map<TopicPartition, Long> ends = Groups.ends(admin, topics);
-                long lag = 0;
-                for (var e : committed.entrySet()) {
-                    lag += Math.max(0, ends.getOrDefault(e.getKey(), e.getValue()) - e.getValue());
-                }
-                return lag;
-            } catch (RuntimeException brokerAway) {
-                return Long.MAX_VALUE;
-            }
-        }
-
-        private static boolean hasMembers(Admin admin, String group) throws Exception {
-            Map<String, ConsumerGroupDescription> d;
-            try {
-                d = admin.describeConsumerGroups(List.of(group)).all().get(30, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
-                    return false; // a stack started --without lake never had the sink's group (broker 4.x says so, not "empty")
-                }
-                throw e;
-            }
-            return d.containsKey(group) && !d.get(group).members().isEmpty();
-        }
-
-        /** The load has ended: wait until the watched groups have consumed (almost) everything, so the checks see the end state. */
-        private static void awaitQuiet(Admin admin, List<String> groups, Duration timeout) throws InterruptedException {
-            long until = System.currentTimeMillis() + timeout.toMillis();
-            while (System.currentTimeMillis() < until) {
-                // A transaction marker after the last committed record can leave one offset per partition.
-                if (groups.stream().allMatch(g -> lag(admin, g) <= 20)) {
-                    return;
-                }
-                TimeUnit.MILLISECONDS.sleep(250);
-            }
-            throw new Endpoints.EnvironmentException(groups + " did not catch up within " + timeout.toSeconds() + " s after the load");
-        }
-
         // ------------------------------------------------------------------ checks
 
         /**
@@ -998,21 +885,6 @@ final class Drill implements Callable<Integer> {
             } catch (RuntimeException unreadable) {
                 // not an event this check sent; ingest's own consumers dead-letter what they cannot read
             }
-        }
-
-        private static List<String> alertIds(TopicReader reader, TopicSerdes serdes) {
-            List<String> alertIds = new ArrayList<>();
-            for (Topic<String, Alert> topic : List.of(Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS, Topics.MAINTENANCE_ALERTS)) {
-                Deserializer<Alert> decoder = serdes.valueSerde(topic).deserializer();
-                reader.readAll(topic.name(), r -> {
-                    try {
-                        alertIds.add(decoder.deserialize(r.topic(), r.value()).getAlertId());
-                    } catch (RuntimeException unreadable) {
-                        // not an alert this check can judge; the topic's own consumers dead-letter it
-                    }
-                });
-            }
-            return alertIds;
         }
 
         /** The job's log after the kill names the checkpoint it resumed from; it must be the newest retained at the kill. */
@@ -1114,80 +986,6 @@ final class Drill implements Callable<Integer> {
                     ratio, note);
         }
 
-        /** Iceberg equals Kafka for every landed table, polled until nothing is missing (the sink commits each second). */
-        private LakeCheck lakeCheck(boolean lakeRuns, String bootstrap, PrintStream log) throws InterruptedException {
-            if (!lakeRuns) {
-                return new LakeCheck(false, null, 0, 0, 0, List.of(), "the lake does not run");
-            }
-            Path catalog = stack.data().resolve("platform/lake-tables/lake-catalog.properties");
-            if (!Files.isRegularFile(catalog)) {
-                return new LakeCheck(true, false, 0, 0, 0, List.of(), "the lake runs but " + catalog + " is missing");
-            }
-            log.println("  auditing the lake: Iceberg scans against read_committed reads of each landed topic ...");
-            long until = System.currentTimeMillis() + recoveryTimeout * 1000L;
-            LakeAuditProcess.Result r;
-            while (true) {
-                try {
-                    r = LakeAuditProcess.audit(catalog, bootstrap, LakeConnector.DEAD_LETTER_TOPIC,
-                            stack.data().resolve("replay/drill-lake-audit"), Duration.ofSeconds(180));
-                } catch (IllegalStateException | UncheckedIOException e) {
-                    return new LakeCheck(true, false, 0, 0, 0, List.of(), e.getMessage().lines().findFirst().orElse(""));
-                }
-                long extra = r.topics().stream().mapToLong(LakeAudit.TopicAudit::extra).sum();
-                long twice = r.topics().stream().mapToLong(LakeAudit.TopicAudit::duplicateRows).sum();
-                // Missing rows may still be on their way; extra or doubled rows never go away.
-                if (r.equal() || extra > 0 || twice > 0 || System.currentTimeMillis() > until) {
-                    break;
-                }
-                TimeUnit.SECONDS.sleep(2); // the sink commits every second: poll the next commit, bounded by the deadline
-            }
-            return new LakeCheck(true, r.equal(), r.topics().stream().mapToLong(LakeAudit.TopicAudit::missing).sum(),
-                    r.topics().stream().mapToLong(LakeAudit.TopicAudit::extra).sum(),
-                    r.topics().stream().mapToLong(LakeAudit.TopicAudit::duplicateRows).sum(), r.topics(), null);
-        }
-
-        /** Reuses {@code replay rebuild all} into a shadow, then discards the shadow. */
-        /** A fresh rebuild of what runs: the api's two applications, and the CEP job when its group exists. */
-        private RebuildCheck rebuild(boolean cepRuns, PrintStream log) throws Exception {
-            String shadowId = "drill-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
-            List<String> common = new ArrayList<>(List.of("--data", stack.data().toString()));
-            if (stack.bootstrap != null) {
-                common.addAll(List.of("--bootstrap-servers", stack.bootstrap));
-            }
-            if (stack.registry != null) {
-                common.addAll(List.of("--registry-url", stack.registry));
-            }
-            String what = cepRuns ? "all" : "api";
-            log.println("  rebuilding " + what + " into shadow " + shadowId + " and comparing with live ...");
-            ByteArrayOutputStream captured = new ByteArrayOutputStream();
-            List<String> args = new ArrayList<>(List.of("rebuild", what, "--id", shadowId, "--json"));
-            args.addAll(common);
-            int code = ReplayCli.run(args.toArray(String[]::new), new PrintStream(captured, true, StandardCharsets.UTF_8), log);
-            String result;
-            Long divergences = null;
-            try {
-                JsonNode summary = JSON.readTree(captured.toString(StandardCharsets.UTF_8));
-                result = summary.path("result").asText(null);
-                divergences = summary.path("divergences").isNumber() ? summary.path("divergences").asLong() : null;
-            } catch (Exception noSummary) {
-                result = "no summary (exit " + code + ")";
-            }
-            String details = null;
-            if (code != ReplayCli.EQUAL) {
-                // The shadow is discarded next: keep what it found, or a failed drill cannot be diagnosed afterwards.
-                Path kept = stack.data().resolve("replay").resolve("drills").resolve(shadowId + "-rebuild.json");
-                Files.createDirectories(kept.getParent());
-                Files.write(kept, captured.toByteArray());
-                details = kept.toString();
-            }
-            List<String> discardArgs = new ArrayList<>(List.of("discard", shadowId));
-            discardArgs.addAll(common);
-            ByteArrayOutputStream discardOut = new ByteArrayOutputStream();
-            int discarded = ReplayCli.run(discardArgs.toArray(String[]::new), new PrintStream(discardOut, true, StandardCharsets.UTF_8), log);
-            return new RebuildCheck(shadowId, code, result, divergences,
-                    discarded == 0 ? discardOut.toString(StandardCharsets.UTF_8).strip() : "discard failed (exit " + discarded + ")", details);
-        }
-
         private static int status(HttpClient http, URI uri) {
             try {
                 return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build(),
@@ -1200,14 +998,6 @@ final class Drill implements Callable<Integer> {
             }
         }
 
-        private static String loadAverage() {
-            try {
-                return Files.readString(Path.of("/proc/loadavg")).strip();
-            } catch (IOException | UncheckedIOException e) {
-                return "unknown";
-            }
-        }
-
         private static void print(DrillReport r, PrintStream out) {
             Load l = r.load();
             Recovery v = r.recovery();
@@ -1216,6 +1006,8 @@ final class Drill implements Callable<Integer> {
             out.printf(Locale.ROOT, "Drill %s. Load: %,d authorizes at %d/s and %,d telemetry/scan events at %d/s over %.1f s (seed %d); load average %s%n",
                     r.scenario(), l.authorizesSent(), l.ratePerSecond(), l.asyncSent(), l.asyncRatePerSecond(), l.elapsedMs() / 1000.0,
                     l.seed(), r.loadAverage());
+            out.printf(Locale.ROOT, "  telemetry/scans reached: sent at %,.0f/s, acknowledged (2xx) at %,.0f/s (first send to last answer)%n",
+                    l.asyncSentPerSecond(), l.asyncAcknowledgedPerSecond());
             out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided answer to an authorize sent once it was down after %s, lag of %s under %d after %s%n",
                     ms(v.componentBackAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagGroups(), v.lagBound(), ms(v.lagNormalAfterMs()));
             if (v.answeringAgainMeans() != null) {

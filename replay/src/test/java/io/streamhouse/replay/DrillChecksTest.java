@@ -154,11 +154,11 @@ class DrillChecksTest {
 
     @Test
     void theAsynchronousLoadIsTelemetryAndParcelScansOnly() {
-        var events = Drill.Run.asyncEvents(7, 200);
+        var events = AsyncLoad.events(7, 200);
         assertThat(events).hasSize(200);
         assertThat(events).extracting(e -> e.kind().name()).containsOnly("VEHICLE_TELEMETRY", "PARCEL_SCAN")
                 .contains("VEHICLE_TELEMETRY", "PARCEL_SCAN");
-        assertThat(Drill.Run.asyncEvents(7, 0)).isEmpty();
+        assertThat(AsyncLoad.events(7, 0)).isEmpty();
     }
 
     @Test

@@ -15,7 +15,7 @@ class EventClockTest {
     /** The drill's own 40 s of telemetry and scans at 20/s: 200 s of event time ending with the load, in their order. */
     @Test
     void theDrillsEventsSpanFiveTimesTheLoadEndingWithItInTheirOrder() {
-        List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 20 * 40);
+        List<GeneratedEvent> events = AsyncLoad.events(42, 20 * 40);
         EventClock clock = EventClock.onto(events, LOAD_END, Duration.ofSeconds(40L * EventClock.SPEED));
 
         List<Instant> mapped = events.stream().map(e -> clock.at(e.occurredAt())).toList();
@@ -40,7 +40,7 @@ class EventClockTest {
 
     @Test
     void oneEventIsAtTheLoadsEnd() {
-        List<GeneratedEvent> events = Drill.Run.asyncEvents(42, 1);
+        List<GeneratedEvent> events = AsyncLoad.events(42, 1);
         EventClock clock = EventClock.onto(events, LOAD_END, Duration.ofSeconds(200));
         assertThat(clock.at(events.get(0).occurredAt())).isEqualTo(LOAD_END);
     }

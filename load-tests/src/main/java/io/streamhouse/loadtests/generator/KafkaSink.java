@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Confluent wire format ({@link AvroSerializer}, schemas registered under {@code <topic>-value} through a
  * {@link CachingSchemaRegistryClient}). Idempotent producer with {@code acks=all}: duplicates are not written by
  * retries, and an event counts as sent once the broker acknowledged it. The first failed send fails the run.
- * Loopback brokers and registries only.
+ * Loopback brokers and registries only. An {@link Acks} listener hears each event's outcome, for callers that account
+ * for every acknowledged event themselves (the burst drill).
  */
 public final class KafkaSink implements Sink {
     private final String bootstrap;
@@ -33,8 +34,20 @@ public final class KafkaSink implements Sink {
     private final AvroSerializer<SpecificRecord> serializer;
     private final KafkaProducer<String, byte[]> producer;
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private final Acks acks;
+
+    /** Told of each event once the broker acknowledged it ({@code failure} null) or the send failed for good. */
+    @FunctionalInterface
+    public interface Acks {
+        void completed(GeneratedEvent event, Exception failure);
+    }
 
     public KafkaSink(String bootstrapServers, String registryUrl, Map<String, Object> overrides) {
+        this(bootstrapServers, registryUrl, overrides, (event, failure) -> { });
+    }
+
+    public KafkaSink(String bootstrapServers, String registryUrl, Map<String, Object> overrides, Acks acks) {
+        this.acks = java.util.Objects.requireNonNull(acks, "acks");
         this.bootstrap = Loopback.requireBootstrap(bootstrapServers);
         Loopback.requireUri(registryUrl, "schema registry");
         this.registry = new CachingSchemaRegistryClient(registryUrl);
@@ -71,6 +84,7 @@ public final class KafkaSink implements Sink {
             if (exception != null) {
                 failure.compareAndSet(null, exception);
             }
+            acks.completed(e, exception);
         });
     }
 

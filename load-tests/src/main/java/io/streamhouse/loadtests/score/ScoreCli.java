@@ -1,22 +1,12 @@
 package io.streamhouse.loadtests.score;
 
-import io.streamhouse.domain.event.Alert;
-import io.streamhouse.domain.event.Envelope;
-import io.streamhouse.domain.topic.Topic;
-import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
-import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.loadtests.generator.Anomaly;
-import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.Generation;
 import io.streamhouse.loadtests.generator.Generator;
 import io.streamhouse.loadtests.generator.GeneratorConfig;
 import io.streamhouse.loadtests.generator.GroundTruthFiles;
 import io.streamhouse.loadtests.generator.StackEndpoints;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.serialization.Deserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -106,70 +95,18 @@ public final class ScoreCli implements Callable<Integer> {
                     + truth.resolve("ground-truth.jsonl") + ": the files were written by another version of the generator, or edited");
             return 2;
         }
-        GenerationScope scope = GenerationScope.of(generation);
         stdout.printf(Locale.ROOT, "Ground truth %s: seed %d, %,d events, event time %s .. %s, %d planted anomalies%n", truth,
                 config.seed(), config.events(), config.start(), lastEventTime(generation), planted.size());
 
         StackEndpoints stack = StackEndpoints.resolve(bootstrap, registry, data);
-        List<String> alertTopics = List.of(topicPrefix + Topics.FRAUD_ALERTS.name(), topicPrefix + Topics.PARCEL_ALERTS.name(),
-                topicPrefix + Topics.MAINTENANCE_ALERTS.name());
         stdout.printf(Locale.ROOT, "Reading %s read_committed from %s (stack from %s) until they stand still for %s (at most %s) ...%n",
-                String.join(", ", alertTopics), stack.bootstrapServers(), stack.source(), quiet, timeout);
-        try (CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(stack.registryUrl());
-             CommittedReader reader = new CommittedReader(stack.bootstrapServers())) {
-            RegistryTopicSerdes serdes = new RegistryTopicSerdes(client);
-            CommittedReader.Read read = reader.read(alertTopics, quiet, timeout);
-            Deserializer<Alert> decoder = serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer();
-            List<Alert> alerts = new ArrayList<>();
-            List<String> unreadable = new ArrayList<>();
-            for (ConsumerRecord<String, byte[]> r : read.records()) {
-                try {
-                    alerts.add(decoder.deserialize(Topics.FRAUD_ALERTS.name(), r.value()));
-                } catch (RuntimeException e) {
-                    unreadable.add(r.topic() + "/" + r.partition() + "@" + r.offset() + " (" + e.getMessage() + ")");
-                }
-            }
-            AlertsInEffect resolved = AlertsInEffect.of(alerts);
-            Scorecard card = Scorecard.of(planted, resolved.inEffect(), scope);
-            stdout.printf(Locale.ROOT, "  %,d alert records, read in %.1f s%s; in effect %,d (%,d superseded by a revision or withdrawn,"
-                            + " %,d withdrawals, %,d duplicates); of other traffic %,d; of patterns not planted %,d%n",
-                    resolved.read(), read.waited().toMillis() / 1000.0,
-                    read.settled() ? " (no new one in the last " + quiet.toSeconds() + " s of it)"
-                            : ", STILL GROWING at the timeout (the score below is of what was there)",
-                    resolved.inEffect().size(), resolved.superseded(), resolved.withdrawals(), resolved.duplicates(),
-                    card.outsideGeneration(), card.notScored());
-            Set<String> late = lateEvents(reader, serdes, scope);
-            stdout.printf(Locale.ROOT, "  %,d of the generation's %,d events are on the CEP job's .late topics (it read them behind its"
-                            + " watermark; the generator delivered %,d out of order on purpose)%n",
-                    late.size(), scope.events(), generation.lateEvents().size());
-            card.print(stdout, late);
-            unreadable.forEach(u -> stdout.println("  unreadable alert record " + u));
-            boolean passed = card.passes() && unreadable.isEmpty();
-            stdout.println(passed ? "PASS: every pattern has recall 100 % and precision >= 99.5 %"
-                    : "FAIL: not every pattern has recall 100 % and precision >= 99.5 %" + (unreadable.isEmpty() ? "" : ", or alerts were unreadable"));
-            return passed ? 0 : 1;
-        }
-    }
-
-    /** Event ids of the generation that the CEP job wrote to its late-events topics. */
-    private Set<String> lateEvents(CommittedReader reader, RegistryTopicSerdes serdes, GenerationScope scope) {
-        Set<String> late = new HashSet<>();
-        for (EventKind kind : EventKind.values()) {
-            Topic<String, ?> source = kind.topic();
-            Deserializer<?> decoder = serdes.valueSerde(source).deserializer();
-            for (ConsumerRecord<String, byte[]> r : reader.read(List.of(topicPrefix + Topics.lateOf(source).name()), Duration.ZERO, timeout).records()) {
-                try {
-                    Object value = decoder.deserialize(source.name(), r.value());  // the source's schema, as the job read it
-                    String id = ((Envelope) ((SpecificRecord) value).get(0)).getEventId();
-                    if (scope.contains(id)) {
-                        late.add(id);
-                    }
-                } catch (RuntimeException unreadable) {
-                    // Not one of the generation's (it wrote only readable events): nothing to attribute.
-                }
-            }
-        }
-        return late;
+                String.join(", ", Scoring.alertTopics(topicPrefix)), stack.bootstrapServers(), stack.source(), quiet, timeout);
+        Scoring.Result result = Scoring.score(generation, planted, stack.bootstrapServers(), stack.registryUrl(), topicPrefix, quiet, timeout);
+        result.print(stdout);
+        boolean passed = result.passes();
+        stdout.println(passed ? "PASS: every pattern has recall 100 % and precision >= 99.5 %"
+                : "FAIL: not every pattern has recall 100 % and precision >= 99.5 %" + (result.unreadable().isEmpty() ? "" : ", or alerts were unreadable"));
+        return passed ? 0 : 1;
     }
 
     private static Set<String> identities(List<Anomaly> anomalies) {

@@ -97,7 +97,7 @@ public record Scorecard(List<PatternScore> patterns, int outsideGeneration, int 
         }
     }
 
-    static String name(AlertType t) {
+    public static String name(AlertType t) {
         return switch (t) {
             case CARD_TESTING -> "card testing";
             case IMPOSSIBLE_TRAVEL -> "impossible travel";
@@ -108,7 +108,7 @@ public record Scorecard(List<PatternScore> patterns, int outsideGeneration, int 
         };
     }
 
-    static String describe(Anomaly a) {
+    public static String describe(Anomaly a) {
         return a.type() + " " + a.subjectKind().name().toLowerCase(Locale.ROOT) + " " + a.subjectId() + " window "
                 + a.windowStart() + " .. " + a.windowEnd() + " events " + a.eventIds();
     }
