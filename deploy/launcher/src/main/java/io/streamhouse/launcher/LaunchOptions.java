@@ -132,8 +132,8 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
 
     /**
      * How the ingest instances read their authorize answers ({@code STREAMHOUSE_AUTHORIZE_REPLIES}): as configured if it
-     * is; otherwise each its own reply partition when there are several (measured: less CPU in ingest, the same
-     * ceiling; docs/benchmarks-history.md, session 25), and the app's default (every decision) for one.
+     * is; otherwise each its own reply partition when there are several (less CPU in ingest than every instance
+     * reading every decision: docs/benchmarks.md), and the app's default (every decision) for one.
      */
     static java.util.Optional<String> authorizeReplies(int ingestInstances, String configured) {
         if (configured != null && !configured.isBlank()) {

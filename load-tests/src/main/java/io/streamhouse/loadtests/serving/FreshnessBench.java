@@ -67,7 +67,7 @@ public final class FreshnessBench implements Callable<Integer> {
     @CommandLine.Option(names = "--warmup-seconds", defaultValue = "10", description = "seconds at the same rate, with"
             + " probes, before the measured ones; their probes are reported apart. On a warm stack the slow probes of a"
             + " run were in its first second or two, while this tool (a fresh JVM each run) started; how much of that is"
-            + " the tool and how much the step from idle was not separated (docs/benchmarks.md, \"Serving\", session 8)")
+            + " the tool and how much the step from idle was not separated (docs/benchmarks.md, \"Serving\")")
     int warmupSeconds;
     @CommandLine.Option(names = "--parcels", defaultValue = "50000", description = "distinct parcel ids of the background"
             + " load: 50,000 at 5,000/s scans each parcel every 10 s; with few ids each key gets several versions per"
@@ -99,7 +99,7 @@ public final class FreshnessBench implements Callable<Integer> {
         // Two producers: the background load is batched as a throughput-minded client would (linger 20 ms), the probes
         // go out at once (linger 0), so what is measured is the pipeline and not this tool's batching. One producer
         // with linger 1 ms sent a request per millisecond and took 0.75 to 1 core of this 2-core machine by itself
-        // (docs/benchmarks.md, "Serving", session 7).
+        // (docs/benchmarks.md, "Serving").
         try (var producer = new KafkaProducer<>(producerConfig(20), new StringSerializer(), new ByteArraySerializer());
              var probeProducer = new KafkaProducer<>(producerConfig(0), new StringSerializer(), new ByteArraySerializer())) {
             if (seed > 0) {

@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <p><b>Why.</b> With the scans inside the state, every scan re-read, re-encoded, re-logged and re-wrote them all
  * (20 entries once a parcel is busy), and the state's versions in the versioned store grew with them: a scan's cost grew
- * with the parcel's past (docs/benchmarks.md, "Serving", session 7). Now a scan writes one entry and a state that
+ * with the parcel's past (docs/benchmarks.md, "Serving"). Here a scan writes one entry and a state that
  * does not grow; the query layer puts the two back together ({@link #withHistory}).
  *
  * <p>The entry's key is also how a repeated scan is recognised (the same event id at the same event time), for as
@@ -47,8 +47,7 @@ public final class ParcelScans {
      *
      * <p>Without the phase, parcels scanned in step (a sorting run, a load generator going round its parcels) all
      * trimmed within the same few seconds: ten times the deletes and all the range reads at once. On the two-core
-     * machine of docs/benchmarks.md ("Serving", session 10) that stalled freshness at every tenth round, growing to
-     * 12 s by the third.
+     * machine of docs/benchmarks.md ("Serving") that stalls freshness at every tenth round.
      */
     static boolean trimsAt(String parcelId, long scans) {
         return scans > KEPT && (scans - KEPT + phaseOf(parcelId)) % TRIM_EVERY == 0;
