@@ -34,6 +34,13 @@ import java.util.function.ToLongFunction;
  * holding back the other readers. Records without event time (dead letters: the assigner gives {@link Long#MIN_VALUE})
  * are no activity.
  *
+ * <p>A reader whose partitions have all been quiet for the bound (or the idleness timeout, if longer) <em>closes</em>: its
+ * main output emits the newest event time the reader has seen, so the events of the last bound of event time are
+ * evaluated without waiting for traffic that may not come (the end of a burst, a quiet night). The bound is there for
+ * events that arrive out of order while traffic flows; after a bound of quiet, an event older than the newest one is
+ * late by more than the bound in wall-clock time too, and it is reconciled like any late event. A partition paused by
+ * alignment or backpressure is not quiet: Flink's input-activity clock stands still for it.
+ *
  * <p>An event on an idle reader wakes every partition of it: each must again show events, or be quiet for the timeout,
  * before it follows. A fast producer fills a topic's partitions milliseconds apart; without that, the partitions whose
  * first events of a burst come a periodic round after another's would follow it and find their own events late.
@@ -55,6 +62,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
 
     private final long boundMs;
     private final long idlenessNanos;
+    private final long closeAfterNanos;
     private final boolean perEvent;
     private final SerializableTimestamp<T> timestamp;
     private final SerializablePredicate<T> hasEventTime;
@@ -68,7 +76,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
 
     /**
      * @param bound        the maximum out-of-orderness: the watermark is the highest event time seen minus this, minus 1 ms
-     * @param idleness     a partition with no event for this long follows the others; all of them quiet, the reader idles
+     * @param idleness     a partition with no event for this long follows the others; all of them quiet, the reader idles;
+     *                     all of them quiet for the bound (or this, if longer), the reader closes (its watermark reaches its
+     *                     newest event time)
      * @param perEvent     also emit after every event that raises the watermark (not only periodically)
      * @param timestamp    the event time of a record
      * @param hasEventTime whether a record carries event time (others neither move the watermark nor count as activity)
@@ -80,6 +90,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         }
         this.boundMs = bound.toMillis();
         this.idlenessNanos = idleness.toNanos();
+        this.closeAfterNanos = Math.max(idlenessNanos, bound.toNanos());
         this.perEvent = perEvent;
         this.timestamp = timestamp;
         this.hasEventTime = hasEventTime;
@@ -109,6 +120,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         private static final long STALE_AFTER_ROUNDS = 3L;
         private final List<Partition> partitions = new ArrayList<>();
         private long highest = Long.MIN_VALUE;
+        /** The newest event time any of its partitions has seen, and the watermark the reader last closed at. */
+        private long newest = Long.MIN_VALUE;
+        private long closedAt = Long.MIN_VALUE;
         private long rounds;
         /** No generator created yet: the next one is the reader's main output. */
         private boolean first = true;
@@ -141,6 +155,24 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             if (main != null) {
                 main.markIdle();
             }
+        }
+
+        /**
+         * Once every partition has been quiet for {@code closeAfter} (the reader idle), the main output emits the newest
+         * event time: straight to the reader's output, past the partitions' bound.
+         */
+        private void closeIfQuiet(WatermarkOutput mainOutput) {
+            if (!idle || newest <= closedAt || partitions.isEmpty()) {
+                return;
+            }
+            for (Partition p : partitions) {
+                if (p.clock.relativeTimeNanos() - p.lastActivityNanos < closeAfterNanos) {
+                    return;
+                }
+            }
+            closedAt = newest;
+            mainOutput.emitWatermark(new Watermark(newest));
+            mainOutput.markIdle();
         }
 
         private boolean allQuietAndEmittedHighest() {
@@ -202,6 +234,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             quiet = false;
             if (eventTimestamp > maxTimestamp) {
                 maxTimestamp = eventTimestamp;
+                reader.newest = Math.max(reader.newest, eventTimestamp);
                 // The reader cannot idle before every partition has emitted this: it is the highest now.
                 reader.highest = Math.max(reader.highest, own());
                 if (perEvent) {
@@ -216,6 +249,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             reader.rounds = Math.max(reader.rounds, rounds);
             if (main && activity == 0) {
                 reader.main = output;
+                reader.closeIfQuiet(output);
                 return;
             }
             if (!listed) {

@@ -100,6 +100,55 @@ class FlinkReaderWatermarksTest {
         assertThat(reader.idle).isFalse();
     }
 
+    /**
+     * The end of a burst: every partition quiet. After the idleness timeout the reader idles at its newest event time
+     * minus the bound; after the bound it closes, at its newest event time, so the last events are evaluated without
+     * waiting for more traffic.
+     */
+    @Test
+    void aReaderQuietForTheBoundClosesAtItsNewestEventTime() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        reader.event("a", HOUR);
+        reader.event("b", HOUR + 5_000L);
+        reader.event("a", HOUR + 10_000L);
+        reader.rounds(145, 200);
+
+        assertThat(reader.idle).isTrue();
+        assertThat(reader.latest()).as("29 s quiet: idle, not closed").isEqualTo(HOUR + 10_000L - BOUND.toMillis() - 1);
+
+        reader.rounds(6, 200);
+
+        assertThat(reader.latest()).as("30 s quiet (counted from the round that saw the last event): closed").isEqualTo(HOUR + 10_000L);
+        assertThat(reader.idle).isTrue();
+    }
+
+    /**
+     * After closing, an event older than the newest (more than a bound late in wall-clock time) leaves the watermark
+     * where it was (the event is late, and reconciled downstream); newer events move it on, and the reader closes again
+     * at its new newest event time.
+     */
+    @Test
+    void aClosedReaderWakesAndClosesAgainAtItsNewNewestEventTime() {
+        FlinkReader reader = new FlinkReader(ours(), "a", "b");
+        reader.event("a", HOUR);
+        reader.rounds(151, 200);
+        assertThat(reader.latest()).isEqualTo(HOUR);
+
+        reader.event("b", HOUR - 1_000L);
+        reader.rounds(1, 200);
+        assertThat(reader.idle).isFalse();
+        assertThat(reader.watermarks).isSorted().last().isEqualTo(HOUR);
+
+        reader.event("a", HOUR + 60_000L);
+        reader.event("b", HOUR + 70_000L);
+        reader.rounds(1, 200);
+        assertThat(reader.latest()).isEqualTo(HOUR + 60_000L - BOUND.toMillis() - 1);
+
+        reader.rounds(151, 200);
+        assertThat(reader.latest()).isEqualTo(HOUR + 70_000L);
+        assertThat(reader.idle).isTrue();
+    }
+
     /** A reader whose two partitions had an event at {@link #HOUR} and have been quiet for 20 s since: idle. */
     private static FlinkReader idleAfterAQuietSpell() {
         FlinkReader reader = new FlinkReader(ours(), "a", "b");

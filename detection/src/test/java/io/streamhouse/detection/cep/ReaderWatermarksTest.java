@@ -115,8 +115,10 @@ class ReaderWatermarksTest {
         reader.rounds(1, 200);
         assertThat(reader.watermarks).as("a quiet for the timeout: it follows b").last().isEqualTo(8_999L);
         assertThat(reader.idle).isFalse();
-        assertThat(reader.fromMain).as("the main output carries no watermark, only the reader's idleness")
-                .containsOnly("idle", "active").containsSubsequence("idle", "active", "idle");
+        assertThat(reader.fromMain).as("the main output carries the reader's idleness, and its newest event time once"
+                        + " every partition has been quiet for the bound (here the idleness timeout: the bound is 0)")
+                .containsOnly("idle", "active", "watermark 5000", "watermark 9000")
+                .containsSubsequence("idle", "watermark 5000", "idle", "active", "idle", "watermark 9000");
     }
 
     @Test

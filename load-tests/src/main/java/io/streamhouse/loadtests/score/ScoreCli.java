@@ -42,10 +42,11 @@ public final class ScoreCli implements Callable<Integer> {
     String bootstrap;
     @Option(names = "--registry", description = "Schema registry URL, loopback only (default: the stack's; else http://127.0.0.1:8085).")
     String registry;
-    @Option(names = "--timeout", defaultValue = "PT2M", description = "Longest wait for the alert topics to stop growing (default ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", defaultValue = "PT3M", description = "Longest wait for the alert topics to stop growing (default ${DEFAULT-VALUE}).")
     Duration timeout;
-    @Option(names = "--quiet", defaultValue = "PT30S", description = "The alert topics count as complete once their ends stood still this long"
-            + " (the CEP job commits alerts at each checkpoint, and a quiet input partition holds its watermark back for 10 s) (default ${DEFAULT-VALUE}).")
+    @Option(names = "--quiet", defaultValue = "PT45S", description = "The alert topics count as complete once their ends stood still this long"
+            + " (the CEP job evaluates the last 30 s of event time of an input once it has been quiet for 30 s, and commits alerts"
+            + " at each checkpoint) (default ${DEFAULT-VALUE}).")
     Duration quiet;
 
     @Option(names = "--topic-prefix", defaultValue = "", description = "Score the alerts of topics named <prefix><live name>: a replay"
