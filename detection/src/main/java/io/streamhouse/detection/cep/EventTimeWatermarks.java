@@ -24,6 +24,11 @@ final class EventTimeWatermarks {
      */
     static final Duration ALIGNMENT_DRIFT = Duration.ofMinutes(15);
     static final Duration ALIGNMENT_UPDATE = Duration.ofMillis(200);
+    /**
+     * How long a reader holds its watermark after its first event, for each of its partitions to deliver a first batch
+     * (Flink creates a partition's output only then; see {@link ReaderWatermarks}): at most the idleness timeout.
+     */
+    static final Duration SETTLE = Duration.ofSeconds(10);
 
     /**
      * Bounded out-of-orderness on the envelope's {@code occurredAt}; a partition quiet for the idleness timeout follows
@@ -35,8 +40,9 @@ final class EventTimeWatermarks {
      */
     static <T extends SpecificRecord> WatermarkStrategy<Either<DeadLetter, T>> forEvents(CepJobConfig config,
                                                                                         String alignmentGroup) {
+        Duration settle = config.idleness().compareTo(SETTLE) < 0 ? config.idleness() : SETTLE;
         WatermarkStrategy<Either<DeadLetter, T>> strategy = new ReaderWatermarks<Either<DeadLetter, T>>(
-                config.maxOutOfOrderness(), config.idleness(), config.watermarkPerEvent(),
+                config.maxOutOfOrderness(), config.idleness(), settle, config.watermarkPerEvent(),
                 e -> ((Envelope) e.right().get(0)).getOccurredAt().toEpochMilli(), Either::isRight);
         return config.aligned() ? strategy.withWatermarkAlignment(alignmentGroup, ALIGNMENT_DRIFT, ALIGNMENT_UPDATE)
                 : strategy;

@@ -34,6 +34,13 @@ import java.util.function.ToLongFunction;
  * holding back the other readers. Records without event time (dead letters: the assigner gives {@link Long#MIN_VALUE})
  * are no activity.
  *
+ * <p>A reader holds its watermark for a settling time after its first event. Flink creates a partition's output only
+ * when the reader gets the partition's first records, so until then that partition cannot hold the reader back: after a
+ * restore or a start on a backlog, the first partition served (a fetch batch of one partition spans hours of a burst's
+ * event time) would carry the reader's watermark past every partition still waiting for its first batch, and their
+ * events would all be late. While settling, no partition emits a watermark (so the reader reports none for alignment
+ * either).
+ *
  * <p>A reader whose partitions have all been quiet for the bound (or the idleness timeout, if longer) <em>closes</em>: its
  * main output emits the newest event time the reader has seen, so the events of the last bound of event time are
  * evaluated without waiting for traffic that may not come (the end of a burst, a quiet night). The bound is there for
@@ -63,6 +70,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
     private final long boundMs;
     private final long idlenessNanos;
     private final long closeAfterNanos;
+    private final long settleNanos;
     private final boolean perEvent;
     private final SerializableTimestamp<T> timestamp;
     private final SerializablePredicate<T> hasEventTime;
@@ -85,9 +93,18 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
      */
     ReaderWatermarks(Duration bound, Duration idleness, boolean perEvent, SerializableTimestamp<T> timestamp,
                      SerializablePredicate<T> hasEventTime) {
-        if (bound.isNegative() || idleness.isNegative() || idleness.isZero()) {
-            throw new IllegalArgumentException("bound must not be negative and idleness must be positive");
+        this(bound, idleness, Duration.ZERO, perEvent, timestamp, hasEventTime);
+    }
+
+    /**
+     * As above, with a reader's watermark held for {@code settle} after its first event (see the class comment).
+     */
+    ReaderWatermarks(Duration bound, Duration idleness, Duration settle, boolean perEvent,
+                     SerializableTimestamp<T> timestamp, SerializablePredicate<T> hasEventTime) {
+        if (bound.isNegative() || idleness.isNegative() || idleness.isZero() || settle.isNegative()) {
+            throw new IllegalArgumentException("bound and settle must not be negative and idleness must be positive");
         }
+        this.settleNanos = settle.toNanos();
         this.boundMs = bound.toMillis();
         this.idlenessNanos = idleness.toNanos();
         this.closeAfterNanos = Math.max(idlenessNanos, bound.toNanos());
@@ -123,6 +140,11 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
         /** The newest event time any of its partitions has seen, and the watermark the reader last closed at. */
         private long newest = Long.MIN_VALUE;
         private long closedAt = Long.MIN_VALUE;
+        /** When the first event came, on the reader's clock (its main output's), and whether settling is over. */
+        private RelativeClock clock;
+        private long firstEventNanos;
+        private boolean anyEvent;
+        private boolean settled = settleNanos == 0;
         private long rounds;
         /** No generator created yet: the next one is the reader's main output. */
         private boolean first = true;
@@ -175,6 +197,13 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             mainOutput.markIdle();
         }
 
+        private boolean settled() {
+            if (!settled && anyEvent && clock.relativeTimeNanos() - firstEventNanos >= settleNanos) {
+                settled = true;
+            }
+            return settled;
+        }
+
         private boolean allQuietAndEmittedHighest() {
             for (var it = partitions.iterator(); it.hasNext(); ) {
                 Partition p = it.next();
@@ -212,6 +241,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
             this.rounds = reader.rounds;
             this.main = reader.first;
             reader.first = false;
+            if (main || reader.clock == null) {
+                reader.clock = clock;
+            }
             if (!main) {
                 listed = true;
                 reader.partitions.add(this);
@@ -230,6 +262,10 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
                 listed = true;
                 reader.partitions.add(this);
             }
+            if (!reader.anyEvent) {
+                reader.anyEvent = true;
+                reader.firstEventNanos = reader.clock.relativeTimeNanos();
+            }
             activity++;
             quiet = false;
             if (eventTimestamp > maxTimestamp) {
@@ -237,7 +273,7 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
                 reader.newest = Math.max(reader.newest, eventTimestamp);
                 // The reader cannot idle before every partition has emitted this: it is the highest now.
                 reader.highest = Math.max(reader.highest, own());
-                if (perEvent) {
+                if (perEvent && reader.settled()) {
                     emit(output, own());
                 }
             }
@@ -262,6 +298,9 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
                 lastActivityNanos = now;
             }
             quiet = now - lastActivityNanos >= idlenessNanos;
+            if (!reader.settled()) {
+                return;
+            }
             if (quiet && reader.allQuietAndEmittedHighest()) {
                 reader.idle();
                 output.markIdle();

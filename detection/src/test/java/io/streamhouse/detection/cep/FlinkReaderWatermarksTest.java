@@ -149,6 +149,45 @@ class FlinkReaderWatermarksTest {
         assertThat(reader.idle).isTrue();
     }
 
+    /**
+     * A restore on a backlog: Flink creates a split's output only when the reader gets the split's first records, and a
+     * fetch batch of one partition spans hours of a burst's event time. Without settling, the first partition served
+     * carries the reader's watermark hours past the other, whose events then all come late.
+     */
+    @Test
+    void aReaderSettlesBeforeItsWatermarkMovesSoAPartitionServedSecondIsNotLate() {
+        FlinkReader reader = new FlinkReader(settling(), "a");
+        for (int i = 0; i < 10; i++) {
+            reader.event("a", HOUR + i * 10 * 60_000L);
+            reader.rounds(1, 200);
+        }
+        reader.addSplit("b");
+        reader.event("b", 60_000L);
+        reader.rounds(1, 200);
+
+        assertThat(reader.watermarks).as("nothing emitted while settling").isEmpty();
+
+        for (int i = 0; i < 60; i++) {
+            reader.event("b", 60_000L + i * 1_000L);
+            reader.rounds(1, 200);
+        }
+        assertThat(reader.latest()).as("settled: b, behind, holds the reader back")
+                .isEqualTo(60_000L + 59_000L - BOUND.toMillis() - 1);
+    }
+
+    /** The same without settling: a's watermark leaves the reader before b has a generator, and b's events are late. */
+    @Test
+    void withoutSettlingThePartitionServedFirstRunsAhead() {
+        FlinkReader reader = new FlinkReader(ours(), "a");
+        for (int i = 0; i < 10; i++) {
+            reader.event("a", HOUR + i * 10 * 60_000L);
+            reader.rounds(1, 200);
+        }
+        reader.addSplit("b");
+
+        assertThat(reader.latest()).isGreaterThan(60_000L);
+    }
+
     /** A reader whose two partitions had an event at {@link #HOUR} and have been quiet for 20 s since: idle. */
     private static FlinkReader idleAfterAQuietSpell() {
         FlinkReader reader = new FlinkReader(ours(), "a", "b");
@@ -161,6 +200,10 @@ class FlinkReaderWatermarksTest {
 
     private static ReaderWatermarks<Long> ours() {
         return new ReaderWatermarks<>(BOUND, IDLENESS, false, e -> e, e -> e >= 0);
+    }
+
+    private static ReaderWatermarks<Long> settling() {
+        return new ReaderWatermarks<>(BOUND, IDLENESS, EventTimeWatermarks.SETTLE, false, e -> e, e -> e >= 0);
     }
 
     /** A source reader's output as Flink builds it, with split outputs created on demand like a Kafka reader does. */
@@ -204,6 +247,11 @@ class FlinkReaderWatermarksTest {
 
         void event(String split, long timestamp) {
             splits.get(split).collect(timestamp);
+        }
+
+        /** A split whose first records come now: its output is created now, as a Kafka reader does. */
+        void addSplit(String id) {
+            splits.put(id, main.createOutputForSplit(id));
         }
 
         void rounds(int count, long everyMs) {
