@@ -16,12 +16,15 @@ import java.util.Objects;
  * @param aligned           align the sources' watermarks ({@link EventTimeWatermarks#forEvents}); always on, but for
  *                          runs on sources that emit each topic in one ordered stream and cannot pause a split (the
  *                          tests' generator sources), where it only slows the run; no command-line option turns it off
+ * @param settle            hold each source reader's watermark for {@link EventTimeWatermarks#SETTLE} (at most the
+ *                          idleness) after its first event, until every partition has delivered a first batch; always
+ *                          on, but for sources whose splits all emit from the start (the tests' generator sources)
  */
 public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent,
-                           boolean reconcileLate, boolean aligned) {
+                           boolean reconcileLate, boolean aligned, boolean settle) {
 
     public CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolean watermarkPerEvent) {
-        this(maxOutOfOrderness, idleness, watermarkPerEvent, true, true);
+        this(maxOutOfOrderness, idleness, watermarkPerEvent, true, true, true);
     }
 
     public CepJobConfig {
@@ -38,21 +41,27 @@ public record CepJobConfig(Duration maxOutOfOrderness, Duration idleness, boolea
     }
 
     public CepJobConfig withWatermarkPerEvent(boolean perEvent) {
-        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, reconcileLate, aligned);
+        return new CepJobConfig(maxOutOfOrderness, idleness, perEvent, reconcileLate, aligned, settle);
     }
 
     /** Without the late-event reconciliation: only to measure what it costs. */
     CepJobConfig withoutLateReconciliation() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false, aligned);
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, false, aligned, settle);
     }
 
-    /** For sources that end: no partition is taken for quiet before it has ended, and no alignment. */
+    /**
+     * For sources that end (a replay's shadow on Kafka): no partition is taken for quiet before it has ended, and no
+     * alignment; readers still settle (a shadow reads a backlog).
+     */
     CepJobConfig forBoundedRun() {
-        return new CepJobConfig(maxOutOfOrderness, Duration.ofDays(36_500), watermarkPerEvent, reconcileLate, false);
+        return new CepJobConfig(maxOutOfOrderness, Duration.ofDays(36_500), watermarkPerEvent, reconcileLate, false, settle);
     }
 
-    /** Without watermark alignment: for sources that emit each topic in one ordered stream and cannot pause a split. */
-    CepJobConfig withoutAlignment() {
-        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, reconcileLate, false);
+    /**
+     * For in-memory sources that emit each topic in one ordered stream from the start and cannot pause a split: no
+     * alignment (it only slows them) and no settling (every split emits at once; a settled run would have no late event).
+     */
+    CepJobConfig forInMemorySources() {
+        return new CepJobConfig(maxOutOfOrderness, idleness, watermarkPerEvent, reconcileLate, false, false);
     }
 }

@@ -40,7 +40,8 @@ final class EventTimeWatermarks {
      */
     static <T extends SpecificRecord> WatermarkStrategy<Either<DeadLetter, T>> forEvents(CepJobConfig config,
                                                                                         String alignmentGroup) {
-        Duration settle = config.idleness().compareTo(SETTLE) < 0 ? config.idleness() : SETTLE;
+        Duration settle = !config.settle() ? Duration.ZERO
+                : config.idleness().compareTo(SETTLE) < 0 ? config.idleness() : SETTLE;
         WatermarkStrategy<Either<DeadLetter, T>> strategy = new ReaderWatermarks<Either<DeadLetter, T>>(
                 config.maxOutOfOrderness(), config.idleness(), settle, config.watermarkPerEvent(),
                 e -> ((Envelope) e.right().get(0)).getOccurredAt().toEpochMilli(), Either::isRight);

@@ -298,13 +298,13 @@ final class ReaderWatermarks<T> implements WatermarkStrategy<T> {
                 lastActivityNanos = now;
             }
             quiet = now - lastActivityNanos >= idlenessNanos;
-            if (!reader.settled()) {
-                return;
-            }
             if (quiet && reader.allQuietAndEmittedHighest()) {
                 reader.idle();
                 output.markIdle();
                 return;
+            }
+            if (!reader.settled()) {
+                return; // held: a partition served later must not find the reader's watermark past its events
             }
             emit(output, quiet ? Math.max(own(), reader.highest) : own());
         }

@@ -248,16 +248,16 @@ public final class CepBenchmark {
                     }
                 }
                 case CEP, CEP_ROCKSDB -> CepJob.build(env, bounded, new CepSinks(ProcessingWindow.discarding(),
-                        ProcessingWindow.discarding(), ProcessingWindow.discarding()), CepJobConfig.defaults().withoutAlignment(), registry);
+                        ProcessingWindow.discarding(), ProcessingWindow.discarding()), CepJobConfig.defaults().forInMemorySources(), registry);
                 case CEP_UNRECONCILED -> CepJob.build(env, bounded,
                         new CepSinks(ProcessingWindow.discarding(), ProcessingWindow.discarding(),
                                 ProcessingWindow.discarding()),
-                        CepJobConfig.defaults().withoutAlignment().withoutLateReconciliation(), registry);
+                        CepJobConfig.defaults().forInMemorySources().withoutLateReconciliation(), registry);
                 case CEP_EXACTLY_ONCE -> {
                     env.setBufferTimeout(0);
                     env.enableCheckpointing(interval.toMillis(), CheckpointingMode.EXACTLY_ONCE);
                     CepJob.build(env, bounded, KafkaCepIo.sinks(platform.bootstrapServers(), group, registry,
-                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults().withoutAlignment(), registry);
+                            DeliveryGuarantee.EXACTLY_ONCE), CepJobConfig.defaults().forInMemorySources(), registry);
                 }
             }
             ProcessingWindow.reset();
@@ -334,7 +334,7 @@ public final class CepBenchmark {
     private static <T extends SpecificRecord> void keyedFloor(StreamExecutionEnvironment env, CepSources sources,
                                                               Topic<String, T> topic, boolean timers) {
         String name = topic.name();
-        env.fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(CepJobConfig.defaults().withoutAlignment(), name), name,
+        env.fromSource(sources.of(topic), EventTimeWatermarks.<T>forEvents(CepJobConfig.defaults().forInMemorySources(), name), name,
                         WireDeserializationSchema.typeOf(topic.valueType()))
                 .uid("floor-source-" + name).name(name)
                 .flatMap(new SubjectOf<T>(), Types.STRING).uid("floor-subject-" + name).name("subject " + name)

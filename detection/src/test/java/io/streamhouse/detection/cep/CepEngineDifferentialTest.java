@@ -80,7 +80,7 @@ class CepEngineDifferentialTest {
             // the classpath: the cep-test execution has it (a focused -Dtest run of the default execution does not).
             RocksDbLibrary.requireFrocksdb();
             env.configure(new Configuration().set(StateBackendOptions.STATE_BACKEND, "rocksdb"));
-            CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withoutAlignment().withWatermarkPerEvent(true),
+            CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().forInMemorySources().withWatermarkPerEvent(true),
                     run.registry());
             env.execute("cep-engine-differential");
 

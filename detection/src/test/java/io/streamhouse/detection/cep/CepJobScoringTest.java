@@ -78,7 +78,7 @@ class CepJobScoringTest {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
-        CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().withoutAlignment().withWatermarkPerEvent(true), run.registry());
+        CepJob.build(env, run.sources(), run.sinks(), CepJobConfig.defaults().forInMemorySources().withWatermarkPerEvent(true), run.registry());
         // The job passes records between chained operators without copying them: the scores are those of that job.
         assertThat(env.getConfig().isObjectReuseEnabled()).as("object reuse, as CepJob.build sets it").isTrue();
         env.execute("cep-scoring");

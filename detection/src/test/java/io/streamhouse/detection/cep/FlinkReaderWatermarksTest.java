@@ -175,6 +175,19 @@ class FlinkReaderWatermarksTest {
                 .isEqualTo(60_000L + 59_000L - BOUND.toMillis() - 1);
     }
 
+    /** Settling holds watermarks only: a reader whose partitions get no event still idles after the timeout. */
+    @Test
+    void aSettlingReaderWithoutEventsStillIdles() {
+        FlinkReader reader = new FlinkReader(settling(), "a", "b");
+        reader.rounds(1, 200);
+        reader.idle = false;
+
+        reader.rounds(60, 200);
+
+        assertThat(reader.idle).isTrue();
+        assertThat(reader.watermarks).isEmpty();
+    }
+
     /** The same without settling: a's watermark leaves the reader before b has a generator, and b's events are late. */
     @Test
     void withoutSettlingThePartitionServedFirstRunsAhead() {

@@ -69,7 +69,7 @@ class RocksDbCheckpointTest {
         BoundedRun run = CepJobScoringTest.inputs(generation);
         try {
             CepJob.build(env, run.sources(RateLimiterStrategy.perCheckpoint(250)), run.sinks(),
-                    CepJobConfig.defaults().withoutAlignment().withWatermarkPerEvent(true), run.registry());
+                    CepJobConfig.defaults().forInMemorySources().withWatermarkPerEvent(true), run.registry());
             env.execute("cep-" + backend + "-checkpoints"); // throws if a checkpoint fails
 
             AnomalyChecker.Score score = AnomalyChecker.score(generation.anomalies(), CepJobScoringTest.fold(
