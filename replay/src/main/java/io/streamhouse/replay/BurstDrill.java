@@ -73,7 +73,7 @@ final class BurstDrill implements Callable<Integer> {
     Path truthDir;
     @Option(names = "--timeout", defaultValue = "300", description = "seconds to wait for the consumers to catch up and for the alert topics to stand still (default ${DEFAULT-VALUE})")
     int timeout;
-    @Option(names = "--quiet", defaultValue = "30", description = "seconds the alert topics must stand still to count as complete (default ${DEFAULT-VALUE})")
+    @Option(names = "--quiet", defaultValue = "45", description = "seconds the alert topics must stand still to count as complete: the CEP job evaluates an input's last 30 s of event time once the input has been quiet for 30 s (default ${DEFAULT-VALUE})")
     int quiet;
     @Option(names = "--json", description = "print the summary as JSON on stdout")
     boolean json;
