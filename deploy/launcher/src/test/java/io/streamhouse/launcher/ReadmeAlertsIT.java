@@ -12,6 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,11 +57,13 @@ class ReadmeAlertsIT {
             Output generated = new Output();
             int generate = GeneratorCli.run(new String[]{"--target", "kafka", "--events", "4000", "--seed", "11",
                     "--data", dataArg, "--out", truth.toString(), "--no-progress"}, generated.out, generated.out);
+            System.out.print(generated);
             assertThat(generate).as("generate's exit code; its output:%n%s", generated).isZero();
             assertThat(generated.toString()).contains("Sent 4,000 to kafka");
 
             Output scored = new Output();
             int score = ScoreCli.run(new String[]{"--data", dataArg, "--truth", truth.toString()}, scored.out, scored.out);
+            System.out.print(scored);
             assertThat(score).as("score's exit code (0: every pattern 100 %% recall, >= 99.5 %% precision); its output:%n%s",
                     scored).isZero();
             assertThat(scored.toString()).contains("PASS").doesNotContain("  missed ").doesNotContain("  extra ")
@@ -68,13 +73,17 @@ class ReadmeAlertsIT {
             assertThat(launcher.isAlive()).isFalse();
             await().atMost(Duration.ofSeconds(30)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
         } finally {
-            // Only if an assertion failed: never leave the launcher or what it started behind (by PID).
+            // Only if an assertion failed: never leave the launcher or what it started behind (by PID), and do not hide
+            // that failure behind a slow shutdown. The children exit by themselves once the launcher is gone; what is
+            // still alive after a minute is killed.
             children.addAll(launcher.descendants().toList());
             launcher.destroyForcibly();
-            try {
-                await().atMost(Duration.ofSeconds(60)).until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
-            } finally {
-                children.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle child : children) {
+                try {
+                    child.onExit().get(60, TimeUnit.SECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    child.destroyForcibly();
+                }
             }
         }
     }
