@@ -34,22 +34,9 @@ class LauncherSupervisionIT {
         Files.createDirectories(data);
         Path out = data.resolveSibling("launcher-supervision-it.out");
         String dataArg = data.toString();
-        ProcessBuilder up = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-Dstreamhouse.home=" + System.getProperty("streamhouse.home"),
-                Launcher.class.getName(), "up", "--data", dataArg, "--fresh", "--no-demo", "--without", "cdc,cep",
-                "--kafka-port", "0", "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"))
-                .redirectErrorStream(true).redirectOutput(out.toFile());
-        // Through the environment, not -cp: the JDK reads at most 4 KB of another process's command line, and the
-        // pid file recognises the launcher by its main class there.
-        up.environment().put("CLASSPATH", System.getProperty("java.class.path"));
-        Process launcher = up.start();
+        Process launcher = LauncherJvm.up(data, out, "--no-demo", "--without", "cdc,cep");
         List<ProcessHandle> children = new ArrayList<>();
         try {
-            await("stack ready (see " + out + ")").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> {
-                        assertThat(launcher.isAlive()).as("launcher alive; its output: " + out).isTrue();
-                        return Files.readString(out).contains("Streamhouse is ready");
-                    });
             children.addAll(launcher.descendants().toList());
             assertThat(Launcher.status(options("status", dataArg))).as("status exit code, all running").isZero();
             ChildStatus api = component(data, "api");

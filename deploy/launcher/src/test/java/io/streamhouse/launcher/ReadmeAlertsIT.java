@@ -37,21 +37,9 @@ class ReadmeAlertsIT {
         Path out = data.resolveSibling("readme-alerts-it.out");
         Path truth = data.resolveSibling("readme-alerts-it-gen");
         String dataArg = data.toString();
-        ProcessBuilder up = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-Dstreamhouse.home=" + System.getProperty("streamhouse.home"),
-                Launcher.class.getName(), "up", "--data", dataArg, "--fresh", "--no-demo", "--without", "cdc,sql",
-                "--kafka-port", "0", "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"))
-                .redirectErrorStream(true).redirectOutput(out.toFile());
-        // Through the environment, not -cp: the pid file recognises the launcher by its main class on its command line.
-        up.environment().put("CLASSPATH", System.getProperty("java.class.path"));
-        Process launcher = up.start();
+        Process launcher = LauncherJvm.up(data, out, "--no-demo", "--without", "cdc,sql");
         List<ProcessHandle> children = new ArrayList<>();
         try {
-            await("stack ready (see " + out + ")").atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> {
-                        assertThat(launcher.isAlive()).as("launcher alive; its output: " + out).isTrue();
-                        return Files.readString(out).contains("Streamhouse is ready");
-                    });
             children.addAll(launcher.descendants().toList());
 
             Output generated = new Output();
