@@ -29,7 +29,7 @@ public interface ApiConfig {
     /** Access control: rate limits, MCP resource metadata (docs/security.md). */
     io.streamhouse.security.http.AccessConfig security();
 
-    /** OpenLineage run events of both Streams apps (docs/security.md, "Lineage"). */
+    /** OpenLineage run events of both Streams apps (docs/lineage.md). */
     Lineage lineage();
 
     interface Lineage {

@@ -39,7 +39,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Personal data on the api's side (docs/security.md, "PII"): a customer's contact fields per role, on REST and MCP
+ * Personal data on the api's side (docs/pii.md): a customer's contact fields per role, on REST and MCP
  * (the serving Streams app is off in @QuarkusTest, so a stand-in {@link ProjectionQueries} answers, installed for
  * one test at a time); and card numbers planted through every api entry point — rule changes, lookups, decision
  * reads, MCP tools, snapshot SQL — then looked for in every answer, every record of every topic on the shared test

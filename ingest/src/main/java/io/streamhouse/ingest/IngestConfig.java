@@ -118,7 +118,7 @@ public interface IngestConfig {
         @WithName("commit-interval")
         Duration commitInterval();
 
-        /** The normaliser's OpenLineage run events (docs/security.md, "Lineage"). */
+        /** The normaliser's OpenLineage run events (docs/lineage.md). */
         Lineage lineage();
     }
 

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * projections and alerts equal a fresh rebuild, Iceberg equals Kafka) and that a recovery was observed: the faulted
  * component back in a new process and the lag of the groups it feeds back under the bound. Recovery times are printed,
  * never asserted. {@code restart-broker} runs last: a CEP divergence it causes stays on the log and would fail the
- * rebuild of every later drill on this stack (docs/operations.md, "Replay drills").
+ * rebuild of every later drill on this stack (docs/drills.md).
  *
  * <p>Tagged {@code drills} and left out of the suite: its one complete run took 857 s at load 19-30, far beyond the
  * suite's budget (each drill rebuilds everything and audits the lake). Run it with

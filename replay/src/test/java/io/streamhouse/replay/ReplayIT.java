@@ -480,7 +480,7 @@ class ReplayIT {
     }
 
     /**
-     * The finding written down in docs/architecture.md ("Determinism of decisions"): a rule changed mid-log makes a
+     * The finding written down in docs/replay.md ("Determinism of decisions"): a rule changed mid-log makes a
      * rebuild differ from live for every decision before the change, since the rebuild's rules global table starts at
      * the latest rules. Replay reports each of them, with the rule set versions as the reason.
      */

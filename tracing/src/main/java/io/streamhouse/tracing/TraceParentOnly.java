@@ -19,7 +19,7 @@ import java.util.List;
  * A caller's {@code tracestate} is free text (a PAN fits in it) and W3C propagation would copy it from an HTTP request
  * onto every record the request writes, so it is neither read nor written: spans, records and forwarded requests
  * carry the trace and span ids only. Used for the apps' HTTP side through {@link TraceParentPropagatorProvider} and
- * for every Kafka client {@link KafkaTracing} wraps, whatever the global propagators. docs/security.md, "Tracing
+ * for every Kafka client {@link KafkaTracing} wraps, whatever the global propagators. docs/pii.md, "Tracing
  * headers".
  */
 final class TraceParentOnly implements TextMapPropagator {

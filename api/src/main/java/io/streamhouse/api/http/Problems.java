@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * RFC 9457 problem documents for the api's answers. Card numbers in whatever a message repeats from a request (an
- * id, a field name, a value) are masked here, the last stop before the answer (docs/security.md, "PII").
+ * id, a field name, a value) are masked here, the last stop before the answer (docs/pii.md).
  */
 public final class Problems {
     public static final String MEDIA_TYPE = "application/problem+json";

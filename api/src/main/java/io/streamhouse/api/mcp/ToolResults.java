@@ -60,7 +60,7 @@ public class ToolResults {
         }
     }
 
-    /** A tool's error, card numbers masked: an error repeats arguments (docs/security.md, "PII"). */
+    /** A tool's error, card numbers masked: an error repeats arguments (docs/pii.md). */
     public static ToolResponse error(String message) {
         return ToolResponse.error(CardNumbers.mask(message));
     }

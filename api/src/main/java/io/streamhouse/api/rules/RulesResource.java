@@ -106,7 +106,7 @@ public class RulesResource {
                     List.of(new FieldError("ruleId", "must be 1-64 lower-case letters, digits or '-'")));
         }
         if (CardNumbers.contains(ruleId)) {
-            // The rule's key on the rules topic: refused rather than masked (docs/security.md, "PII").
+            // The rule's key on the rules topic: refused rather than masked (docs/pii.md).
             return Problems.of(400, "Invalid rule", "ruleId must not hold a card number",
                     List.of(new FieldError("ruleId", "must not hold a card number")));
         }

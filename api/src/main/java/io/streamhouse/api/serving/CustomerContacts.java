@@ -10,7 +10,7 @@ import java.util.Set;
  * {@code agent} through MCP) gets them masked: the first letter of the e-mail's local part and its domain
  * ({@code j***@example.com}), the initials of the name ({@code J. D.}) — enough to tell two customers apart in an
  * answer, not to contact one. Applied where an answer leaves the api (REST and MCP), never inside the store or
- * the forwarding between instances, so every instance masks alike (docs/security.md, "PII").
+ * the forwarding between instances, so every instance masks alike (docs/pii.md).
  */
 public final class CustomerContacts {
     /** Roles that see contact fields in clear. */

@@ -104,7 +104,7 @@ public class ServingStreams {
         var topologyConfig = new ServingTopology.Config(config.serving().historyRetention(), config.serving().historySegment());
         Topology topology = tracedTopology(topologyConfig, serdes, openStores, openTelemetry, props);
         KafkaStreams created = new KafkaStreams(topology, props, new TracingClientSupplier(openTelemetry));
-        // START now, COMPLETE or FAIL from the state listener (or at close): docs/security.md, "Lineage".
+        // START now, COMPLETE or FAIL from the state listener (or at close): docs/lineage.md.
         LineageRun createdLineage = LineageRun.forStreams(applicationId, config.kafka().bootstrapServers(), topology.describe(),
                 config.lineage().outputs(), java.time.Clock.systemUTC(),
                 io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.SERVING).security());

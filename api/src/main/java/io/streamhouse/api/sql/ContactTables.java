@@ -11,7 +11,7 @@ import java.util.Set;
  * The tables of snapshot SQL that hold customers' contact data: e-mail and address ({@code shop_customers}), shipping
  * addresses ({@code shop_orders}) and the raw shop rows ({@code shop_cdc_changes}), in the lake and on the live log
  * alike. SQL answers rows as they are, so a role that must not see contact data (an {@code agent}) is refused a query
- * that names one of them, rather than masked (docs/security.md, "PII"). A name is found however it is quoted or
+ * that names one of them, rather than masked (docs/pii.md). A name is found however it is quoted or
  * cased; a Unicode-escaped identifier ({@code U&"..."}) is refused too, since it could spell one.
  */
 public final class ContactTables {

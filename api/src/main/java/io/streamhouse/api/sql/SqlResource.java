@@ -102,7 +102,7 @@ public class SqlResource {
     }
 
     /**
-     * The engine's problem with card numbers masked: its messages quote the SQL (docs/security.md, "PII"). Rows are
+     * The engine's problem with card numbers masked: its messages quote the SQL (docs/pii.md). Rows are
      * answered as they are: numbers in them (epoch millis, ids) would be masked by chance one time in ten.
      */
     private JsonNode masked(JsonNode problem) {

@@ -33,7 +33,7 @@ public final class DecisionAppChild {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), args[3]);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args[4]);
         if (!args[4].equals(StreamsConfig.AT_LEAST_ONCE)) {
-            // what operations.md pairs exactly-once with (STREAMHOUSE_DECISION_COMMIT_INTERVAL_MS=10)
+            // what docs/configuration.md pairs exactly-once with (STREAMHOUSE_DECISION_COMMIT_INTERVAL_MS=10)
             props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "10");
         }
         var serdes = new RegistryTopicSerdes(new CachingSchemaRegistryClient(args[1]));

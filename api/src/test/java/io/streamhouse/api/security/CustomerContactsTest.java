@@ -13,7 +13,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Who sees a customer's contact fields in clear: every role, one by one (docs/security.md, "PII"). */
+/** Who sees a customer's contact fields in clear: every role, one by one (docs/pii.md). */
 public class CustomerContactsTest {
     public static final Views.CustomerView ADA = new Views.CustomerView("c-1", "ada.lovelace@example.com", "Ada King Lovelace",
             Instant.parse("2026-03-02T09:00:00Z"), false, 2, Map.of("EUR", "12.00"), List.of(), List.of(), List.of("tok_a"),

@@ -16,7 +16,7 @@ public final class BrokerStorage {
     public static final String FORMATTED_WITHOUT_CREDENTIALS = "this Kafka storage was formatted before the broker required "
             + "SASL/SCRAM logins (issue #19) and holds no Kafka users: start once with ./streamhouse up --fresh, which deletes "
             + "the topics and the stack's state and formats the storage with one user per service, or keep the data without "
-            + "logins (STREAMHOUSE_KAFKA_SECURITY_PROTOCOL=PLAINTEXT); docs/operations.md, \"Upgrading a data directory\"";
+            + "logins (STREAMHOUSE_KAFKA_SECURITY_PROTOCOL=PLAINTEXT); docs/run.md, \"Upgrading a data directory\"";
 
     private BrokerStorage() {
     }

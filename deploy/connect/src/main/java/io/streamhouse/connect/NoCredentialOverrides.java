@@ -15,7 +15,7 @@ import java.util.Map;
  * who they are — every {@code security.protocol}, {@code sasl.*} and {@code ssl.*} override is refused, so a connector
  * config (stored in clear on the worker's config topic, writable through Connect's REST port) cannot swap in other
  * credentials or turn security off. Kafka's own {@code All} allows that; {@code None} would refuse the lake
- * connector's overrides too; {@code Principal} allows only the credentials. docs/security.md, "Kafka clients".
+ * connector's overrides too; {@code Principal} allows only the credentials. docs/kafka-security.md, "Kafka clients".
  */
 public final class NoCredentialOverrides implements ConnectorClientConfigOverridePolicy {
     public static final String ALIAS = "NoCredentialOverrides";

@@ -102,7 +102,7 @@ public class RegistryAvroConverter implements Converter {
                 avro = avroSchemas.computeIfAbsent(schema, mapping::toAvroSchema);
                 datum = mapping.toAvroValue(schema, avro, value);
             }
-            // No card number in clear on a topic, whatever a shop row holds (docs/security.md, "PII"): every text of
+            // No card number in clear on a topic, whatever a shop row holds (docs/pii.md): every text of
             // the record (strings, map keys, at any depth) has a card number's digits masked as '*'.
             datum = TextMasking.mask(datum, avro);
             int id = client.register(subject(topic, avro), avro);

@@ -266,7 +266,7 @@ class SnapshotSqlIT {
 
     @Test
     void forSystemTimeAsOfIsRefusedOnBothCatalogs() throws Exception {
-        // What docs/operations.md says: time travel is by hint; Flink's FOR SYSTEM_TIME AS OF needs a catalog that
+        // What docs/snapshot-sql.md says: time travel is by hint; Flink's FOR SYSTEM_TIME AS OF needs a catalog that
         // implements getTable(path, timestamp), which neither Iceberg's Flink catalog nor the Kafka tables do.
         for (String table : List.of("lake.streamhouse." + icebergTable, DECISIONS_TABLE)) {
             HttpResponse<String> answer = query("SELECT COUNT(*) FROM " + table + " FOR SYSTEM_TIME AS OF TIMESTAMP '2026-03-02 09:00:00'",

@@ -51,7 +51,7 @@ final class CepProcess implements AutoCloseable {
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(), "-cp", classpath, MAIN,
                 "--local", "--watch-stdin", "--bootstrap", bootstrap, "--registry", registry,
                 "--checkpoint-dir", checkpoints.toAbsolutePath().toString(), "--parallelism", "2",
-                // Its OpenLineage run events: to lineage.events (the default) and this file (docs/operations.md).
+                // Its OpenLineage run events: to lineage.events (the default) and this file (docs/lineage.md).
                 "--lineage-file", dataDir.resolve(LINEAGE_FILE).toAbsolutePath().toString());
         Files.createDirectories(logDir);
         Path log = logDir.resolve("cep.log");

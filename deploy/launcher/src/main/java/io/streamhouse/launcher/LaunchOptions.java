@@ -47,7 +47,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                                                              endpoints.properties and the start's output name it)
                                     [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H]
                                     [--retain-last 10] [--target-file-size 134217728] [--orphan-min-age PT24H]
-                                    (the lake's maintenance, run by the query service: docs/operations.md)
+                                    (the lake's maintenance, run by the query service: docs/lake.md)
                    ./streamhouse down [--purge]   (--purge also drops the CDC replication slot and publication)
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
                    ./streamhouse kill|restart|stop|start <component>

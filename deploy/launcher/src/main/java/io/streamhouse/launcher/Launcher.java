@@ -130,7 +130,7 @@ public final class Launcher {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             // Every Kafka client of the stack logs in with its own SCRAM user (KafkaPrincipal) and may do only what its
-            // ACLs allow (docs/security.md, "Kafka"), unless STREAMHOUSE_KAFKA_SECURITY_PROTOCOL says otherwise.
+            // ACLs allow (docs/kafka-security.md), unless STREAMHOUSE_KAFKA_SECURITY_PROTOCOL says otherwise.
             stack.kafkaSettings = io.streamhouse.security.kafka.KafkaClientSettings.useSaslUnlessConfigured(
                     io.streamhouse.platform.PlatformOptions.kafkaCredentialsDir(data.resolve("platform")));
             OUT.println("Starting the platform (Kafka broker, PostgreSQL, schema registry) ...");
@@ -142,7 +142,7 @@ public final class Launcher {
                         + " of your own logs in with");
                 OUT.println("    " + io.streamhouse.security.kafka.KafkaClientSettings.childEnvironment().entrySet().stream()
                         .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" ")));
-                OUT.println("    and one of the users in that directory (docs/security.md, \"Kafka\")");
+                OUT.println("    and one of the users in that directory (docs/kafka-security.md)");
             } else {
                 OUT.println("  Kafka without authentication (STREAMHOUSE_KAFKA_SECURITY_PROTOCOL=PLAINTEXT)");
             }

@@ -273,7 +273,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     }
 
     /**
-     * Waits for the connector just registered to run, as one OpenLineage run of it (docs/security.md, "Lineage"): the
+     * Waits for the connector just registered to run, as one OpenLineage run of it (docs/lineage.md): the
      * platform registers the connectors, so it emits their runs from the configuration it registered
      * ({@link ConnectorLineage}). START once registered, FAIL if it does not come to RUNNING; COMPLETE when the
      * platform removes it, stops the worker or closes. A connector registered again ends its previous run first.

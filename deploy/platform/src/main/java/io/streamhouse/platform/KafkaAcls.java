@@ -38,7 +38,7 @@ import static org.apache.kafka.common.acl.AclOperation.WRITE;
 
 /**
  * Who may do what on the broker: the least-privilege ACLs of every {@link KafkaPrincipal}, in one table
- * (docs/security.md, "Kafka"), and {@link #apply} that makes the broker hold exactly these for the principals it names.
+ * (docs/kafka-security.md), and {@link #apply} that makes the broker hold exactly these for the principals it names.
  *
  * <p>What each grant is for:
  * <ul>

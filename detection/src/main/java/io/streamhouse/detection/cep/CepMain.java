@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *       broker: the launcher holds the other end, so the job never outlives it.</li>
  * </ul>
  * Options: {@link CepOptions}. Either way the job's OpenLineage run ({@link CepLineage}) starts once the job is
- * submitted and completes when it ends or is cancelled, or fails with the job (docs/security.md, "Lineage").
+ * submitted and completes when it ends or is cancelled, or fails with the job (docs/lineage.md).
  */
 public final class CepMain {
     public static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";

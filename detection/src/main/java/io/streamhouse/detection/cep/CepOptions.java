@@ -43,7 +43,7 @@ import java.util.Optional;
  * --output-prefix        [STREAMHOUSE_CEP_OUTPUT_PREFIX]         none: write alerts, dead letters and late events to
  *                                                                &lt;prefix&gt;&lt;live topic&gt; (a replay's shadow topics)
  * --engine               [STREAMHOUSE_CEP_ENGINE]                cep, the only engine: every pattern on Flink's CEP library,
- *                                                                late events reconciled (docs/architecture.md); matcher,
+ *                                                                late events reconciled (docs/cep-job.md); matcher,
  *                                                                the hand-written matcher, was removed and is refused
  * --state-backend        [STREAMHOUSE_CEP_STATE_BACKEND]         hashmap (state on the heap; what the CEP library needs
  *                                                                to keep up) | rocksdb (state on disk; the library runs at
@@ -86,7 +86,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         Objects.requireNonNull(lineageFile, "lineageFile");
     }
 
-    /** Where the job's run events go (docs/security.md, "Lineage"). */
+    /** Where the job's run events go (docs/lineage.md). */
     public LineageOutputs lineageOutputs() {
         return new LineageOutputs(lineageTopic, lineageFile.map(Path::of));
     }
@@ -233,7 +233,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             case "matcher" -> throw new IllegalArgumentException("--engine matcher was removed: every pattern runs on "
                     + "Flink's CEP library (--engine cep, the default). A savepoint of the matcher's job restores with "
                     + "--allow-non-restored-state: the sources' offsets carry over, its partial matches do not "
-                    + "(docs/operations.md)");
+                    + "(docs/cep-job.md, \"Running the CEP job\")");
             default -> throw new IllegalArgumentException("--engine must be cep, was '" + raw + "'");
         }
     }

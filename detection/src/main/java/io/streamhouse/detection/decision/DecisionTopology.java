@@ -55,7 +55,7 @@ import java.util.Set;
  * (duplicates are the same bytes). A request that names a reply partition also gets a copy of its decision there, on
  * {@code payments.transactions.decisions.replies}, for the ingest instance waiting for it. So the application can run
  * at-least-once (the default: the answer waits for no commit) or {@code exactly_once_v2} (no duplicates, at the cost of
- * a commit per hop); docs/architecture.md, "Decisions", says what each guarantees.
+ * a commit per hop); docs/decisions.md, "The two guarantees", says what each guarantees.
  * <p>
  * The rules are data: the compacted {@code rules.definitions} topic is read into a global store on every instance,
  * and each request is decided by the rule set in that store when the request is processed, so a new rule version

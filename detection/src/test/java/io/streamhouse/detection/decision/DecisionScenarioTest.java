@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A scenario: the seeded generator's payments and customer changes (about 10 % delivered late or out of order on
  * purpose) go through the decision topology, and the decisions are scored against the generator's ground truth.
- * The figures are printed and recorded in docs/benchmarks.md ("Detection quality").
+ * The figures are printed and recorded in docs/benchmarks.md ("Decision rules").
  */
 class DecisionScenarioTest {
 

@@ -468,7 +468,7 @@ public final class CdcNormalisationTopology {
         private void deadLetter(Record<byte[], byte[]> record, Exception e) {
             RecordHeaders headers = new RecordHeaders();
             record.headers().forEach(h -> headers.add(h.key(), CardNumbers.mask(h.value())));
-            // Byte for byte but for card numbers, masked digit by digit so the Avro framing still reads (docs/security.md, "PII").
+            // Byte for byte but for card numbers, masked digit by digit so the Avro framing still reads (docs/pii.md).
             headers.add(DeadLetterHeaders.REASON, CardNumbers.mask(String.valueOf(e.getMessage())).getBytes(StandardCharsets.UTF_8));
             headers.add(DeadLetterHeaders.EXCEPTION, e.getClass().getName().getBytes(StandardCharsets.UTF_8));
             headers.add(DeadLetterHeaders.PROCESSOR, PROCESSOR.getBytes(StandardCharsets.UTF_8));

@@ -65,7 +65,7 @@ public final class CdcNormaliser implements AutoCloseable {
 
     /**
      * Starts it, with an OpenLineage run written where {@code lineage} says: START now, COMPLETE or FAIL from the
-     * state listener, COMPLETE at the latest on {@link #close()} (docs/security.md, "Lineage").
+     * state listener, COMPLETE at the latest on {@link #close()} (docs/lineage.md).
      */
     public static CdcNormaliser start(Settings settings, LineageOutputs lineageOutputs) {
         SchemaRegistryClient registry = new CachingSchemaRegistryClient(settings.registryUrl());

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * Reads fields from a JSON tree, collecting an error per bad field (with its full path) instead of stopping at the
  * first, so one answer tells the client everything it must fix.
  *
- * <p>No card number passes through here onto a topic or into an error (docs/security.md, "PII"): a field checked
+ * <p>No card number passes through here onto a topic or into an error (docs/pii.md): a field checked
  * against a pattern (an id, a key) that holds one is refused, a free-text field has it masked, and a field name that
  * is one is masked in the error that names it. Only {@code card.number} takes a card number, and tokenizes it.
  */

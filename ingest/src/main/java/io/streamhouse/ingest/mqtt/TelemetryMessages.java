@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  * vehicle or absent.
  *
  * <p>A dead letter keeps the payload byte for byte except card numbers, which are masked in it, in its key, its
- * MQTT-topic header and its reason (docs/security.md, "PII"): a dead-letter topic is a topic like any other.
+ * MQTT-topic header and its reason (docs/pii.md): a dead-letter topic is a topic like any other.
  */
 @ApplicationScoped
 public class TelemetryMessages {

@@ -151,7 +151,7 @@ class CdcEndToEndIT {
     /**
      * A card number typed into the shop database (an e-mail, an address line) is masked by the Connect converter
      * before it reaches {@code shop.cdc.changes}, so neither the raw capture topic nor the domain topics nor their
-     * dead-letter topics hold it in clear (docs/security.md, "PII").
+     * dead-letter topics hold it in clear (docs/pii.md).
      */
     @Test
     void aCardNumberTypedIntoTheShopDatabaseIsOnNoTopicInClear() throws Exception {

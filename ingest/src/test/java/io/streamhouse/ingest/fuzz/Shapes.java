@@ -8,7 +8,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.SplittableRandom;
 
-/** The valid payloads, edges and broken rules of each ingest endpoint, per its contract (docs/architecture.md). */
+/**
+ * The valid payloads, edges and broken rules of each ingest endpoint, per its contract (docs/decisions.md,
+ * docs/ingest.md).
+ */
 final class Shapes {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 

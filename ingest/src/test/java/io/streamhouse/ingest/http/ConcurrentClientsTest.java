@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and RESTEasy Reactive reads a body without a content-length on the worker thread, blocking on that connection's
  * monitor (Quarkus 3.33's {@code VertxInputStream}; quarkusio/quarkus#28116): under a drill's load the whole worker
  * pool (200 threads) ended up waiting on it and ingest answered nothing for tens of seconds (thread dumps in
- * docs/operations.md, "ingest silent"). So ingest does not offer h2c ({@code quarkus.http.http2=false}).
+ * docs/history/drills-2026-12-02.md, "Ingest silent"). So ingest does not offer h2c ({@code quarkus.http.http2=false}).
  */
 @QuarkusTest
 class ConcurrentClientsTest {

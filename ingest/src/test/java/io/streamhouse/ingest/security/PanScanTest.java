@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * No card number in clear anywhere ingest writes (issue #19, item 3; docs/security.md, "PII"): plants Luhn-valid card
+ * No card number in clear anywhere ingest writes (issue #19, item 3; docs/pii.md): plants Luhn-valid card
  * numbers through every ingest entry point — the HTTP endpoints with valid and invalid requests (ids, free text,
  * field names, malformed JSON, a wrong media type), MQTT over the wire (a reading, a malformed message) and the MQTT
  * handler with a card number in the topic — then scans every record (key, value, every header) of every topic on the

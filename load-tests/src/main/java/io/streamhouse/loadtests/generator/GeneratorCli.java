@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
 
 /**
  * Generates a seeded run, sends it to a target, and writes the ground truth next to the output directory. See the
- * "Generator" section of docs/operations.md for the command line.
+ * docs/generator.md for the command line.
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Deterministic Streamhouse event generator with planted anomalies and ground truth.")

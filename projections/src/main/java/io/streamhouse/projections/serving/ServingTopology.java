@@ -61,7 +61,7 @@ public final class ServingTopology {
      *                         that key; so a key updated every few seconds makes each put cost as much as all its
      *                         versions in the segment. Streams' default for a 7-day retention is 7 hours; a short
      *                         segment bounds a put, at the price of one RocksDB read per segment that an
-     *                         {@code asOf} query reaches back over (docs/architecture.md, "Versioned stores")
+     *                         {@code asOf} query reaches back over (docs/serving.md, "Segments")
      * @param outputs          where the dead letters go (a replay's shadow has its own; the stores' changelogs are
      *                         named by the application id, so they follow it)
      */

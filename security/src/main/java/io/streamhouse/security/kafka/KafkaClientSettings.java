@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * settings plus what this class adds, so turning on authentication changes this class (and the broker), not the
  * fifteen places that build clients.
  *
- * <p>Read from system properties, else the environment (docs/security.md, "Kafka clients"):
+ * <p>Read from system properties, else the environment (docs/kafka-security.md, "Kafka clients"):
  * {@code STREAMHOUSE_KAFKA_SECURITY_PROTOCOL} ({@code PLAINTEXT}, the default, or {@code SASL_PLAINTEXT}),
  * {@code STREAMHOUSE_KAFKA_SASL_MECHANISM} ({@code SCRAM-SHA-512}, the default, {@code SCRAM-SHA-256} or
  * {@code PLAIN}) and {@code STREAMHOUSE_KAFKA_CREDENTIALS_DIR}, a directory with one {@code <user>.password} file

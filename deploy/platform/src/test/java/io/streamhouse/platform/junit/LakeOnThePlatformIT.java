@@ -149,7 +149,7 @@ class LakeOnThePlatformIT {
 
     /**
      * The platform registers the sink, so it emits the sink's OpenLineage run: its outputs must be the tables the sink
-     * really writes, named by the location Iceberg's catalog gives each (docs/security.md, "Lineage").
+     * really writes, named by the location Iceberg's catalog gives each (docs/lineage.md).
      */
     @Test
     void theSinksLineageRunNamesTheTablesByTheirRealLocationAndReadsEveryLandedTopic(EmbeddedPlatform platform) throws Exception {
