@@ -287,8 +287,10 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
         Path stateDir = stack.data().resolve("replay").resolve("state");
         Files.createDirectories(stateDir);
         OutputTopics outputs = Target.shadowOutputs(app).withInputs(inputPrefix);
+        // The stitched copy of alerts.fraud has offsets of its own, so live's alertsSeen offsets do not apply to it: a
+        // backfill decides with every alert before the cut (docs/backfill.md).
         ShadowRun.Result result = ShadowRun.run(target, app, outputs, shadowCut, admin, endpoints.bootstrapServers(), serdes,
-                stateDir, timeout, progress);
+                stateDir, timeout, progress, io.streamhouse.detection.decision.DecisionTopology.AlertsSeenBy.ALL);
         // The stitch ended at the live cut: that is where a promoted shadow continues on the live inputs.
         ShadowRun.resetToCut(admin, app, target.committedPart(plan.liveCut(), OutputTopics.LIVE));
         Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);

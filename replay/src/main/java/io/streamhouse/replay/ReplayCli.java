@@ -2,6 +2,7 @@ package io.streamhouse.replay;
 
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
+import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.detection.streams.OutputTopics;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
@@ -280,9 +281,12 @@ public final class ReplayCli implements Callable<Integer> {
             }
             Path stateDir = stack.data().resolve("replay").resolve("state");
             Files.createDirectories(stateDir);
-            ShadowRun.Result result = ShadowRun.run(target, shadowApp, cut, admin, endpoints.bootstrapServers(), serdes, stateDir,
-                    timeout, progress);
             Verify verify = new Verify(new TopicReader(endpoints.bootstrapServers(), admin, timeout), serdes, maxDiffs);
+            // Live decided each payment with the alerts it had read by then; the shadow reads as far.
+            DecisionTopology.AlertsSeenBy alertsSeen = target == Target.DECISIONS
+                    ? verify.alertsSeen(OutputTopics.LIVE.of(io.streamhouse.domain.topic.Topics.TRANSACTION_DECISIONS.name())) : DecisionTopology.AlertsSeenBy.ALL;
+            ShadowRun.Result result = ShadowRun.run(target, shadowApp, cut, admin, endpoints.bootstrapServers(), serdes, stateDir,
+                    timeout, progress, alertsSeen);
             Verify.Side live = new Verify.Side(liveId, OutputTopics.LIVE);
             Verify.Side shadow = new Verify.Side(shadowApp, Target.shadowOutputs(shadowApp));
             List<Report.StoreReport> stores = verify.compareAll(target.stores(), live, shadow);

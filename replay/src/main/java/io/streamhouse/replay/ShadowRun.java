@@ -1,5 +1,6 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.domain.topic.Topic;
@@ -42,14 +43,15 @@ final class ShadowRun {
     }
 
     static Result run(Target target, String shadowApplicationId, Cut cut, Admin admin, String bootstrap, TopicSerdes serdes,
-                      Path stateDir, Duration timeout, Progress progress) throws InterruptedException {
+                      Path stateDir, Duration timeout, Progress progress, DecisionTopology.AlertsSeenBy alertsSeen) throws InterruptedException {
         return run(target, shadowApplicationId, Target.shadowOutputs(shadowApplicationId), cut, admin, bootstrap, serdes, stateDir,
-                timeout, progress);
+                timeout, progress, alertsSeen);
     }
 
     /** As above, with where the topology reads and writes given (a backfill reads its stitched inputs). */
     static Result run(Target target, String shadowApplicationId, io.streamhouse.detection.streams.OutputTopics outputs, Cut cut,
-                      Admin admin, String bootstrap, TopicSerdes serdes, Path stateDir, Duration timeout, Progress progress)
+                      Admin admin, String bootstrap, TopicSerdes serdes, Path stateDir, Duration timeout, Progress progress,
+                      DecisionTopology.AlertsSeenBy alertsSeen)
             throws InterruptedException {
         createOutputs(admin, target, shadowApplicationId);
         Properties own = new Properties();
@@ -60,7 +62,7 @@ final class ShadowRun {
         props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CutFilter.class.getName());
         props.put(CutFilter.CUT_CONFIG, cut.encode());
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
-        target.addTo(builder, outputs, serdes, cut);
+        target.addTo(builder, outputs, serdes, cut, alertsSeen);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         streams.setUncaughtExceptionHandler(e -> {

@@ -180,14 +180,15 @@ public enum Target {
 
     /**
      * Adds the live topology, writing to {@code outputs}, to {@code builder}: the api's own pure builders. {@code cut}
-     * also bounds what the decision topology's global profile store applies.
+     * also bounds what the decision topology's global stores apply; {@code alertsSeen} is how far each decision reads its
+     * card's and customer's fraud alerts (what live had read: {@link Verify#alertsSeen}).
      */
-    public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes, Cut cut) {
+    public void addTo(StreamsBuilder builder, OutputTopics outputs, TopicSerdes serdes, Cut cut, DecisionTopology.AlertsSeenBy alertsSeen) {
         switch (this) {
             case SERVING -> ServingTopology.addTo(builder, new ServingTopology.Config(ServingStores.DEFAULT_HISTORY_RETENTION,
                     ServingStores.DEFAULT_HISTORY_SEGMENT, outputs), serdes, OpenStores.keepingWrites(SHADOW_KEPT_KEYS_PER_PARTITION));
             // The clock only stamps the informational latency and recordedAt, which the comparison leaves out.
-            case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs, cut.offsets()), serdes);
+            case DECISIONS -> DecisionTopology.addTo(builder, new DecisionTopology.Config(Clock.systemUTC(), outputs, cut.offsets(), alertsSeen), serdes);
         }
     }
 }

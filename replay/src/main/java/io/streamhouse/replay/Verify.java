@@ -1,6 +1,8 @@
 package io.streamhouse.replay;
 
+import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.domain.event.AlertsSeen;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.TopicSerdes;
@@ -204,6 +206,28 @@ final class Verify {
             }
         }
         return new Report.DecisionReport(transactions.size(), divergent, ruleSets, differences);
+    }
+
+    /**
+     * How far each decision on {@code topic} had read its card's and customer's fraud alerts, by transaction id (every
+     * decision of a transaction id is its first decision's bytes): what a rebuild gives its shadow so that it decides as
+     * live did ({@link DecisionTopology.AlertsSeenBy}). A transaction without a decision there, or whose decision does
+     * not say (written before v3), is decided with every alert before the cut.
+     */
+    DecisionTopology.AlertsSeenBy alertsSeen(String topic) {
+        Deserializer<TransactionDecision> decoder = serdes.valueSerde(Topics.TRANSACTION_DECISIONS).deserializer();
+        Map<String, AlertsSeen> seen = new HashMap<>();
+        reader.readAll(topic, r -> {
+            try {
+                TransactionDecision d = decoder.deserialize(r.topic(), r.value());
+                if (d.getAlertsSeen() != null) {
+                    seen.putIfAbsent(d.getTransactionId(), d.getAlertsSeen());
+                }
+            } catch (RuntimeException unreadable) {
+                // no decision to take it from
+            }
+        });
+        return seen::get;
     }
 
     /**

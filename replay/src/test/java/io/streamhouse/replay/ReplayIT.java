@@ -329,7 +329,8 @@ class ReplayIT {
         String shadow = Target.SERVING.shadowApplicationId("cut-" + RUN);
 
         ShadowRun.Result result = ShadowRun.run(Target.SERVING, shadow, cut, admin, platform.bootstrapServers(), serdes,
-                Files.createDirectories(data.resolve("cut-state")), Duration.ofSeconds(180), Progress.none());
+                Files.createDirectories(data.resolve("cut-state")), Duration.ofSeconds(180), Progress.none(),
+                io.streamhouse.detection.decision.DecisionTopology.AlertsSeenBy.ALL);
 
         assertThat(result.dropped()).as("the scan past the cut was read, and dropped").isGreaterThanOrEqualTo(1);
         Map<TopicPartition, Long> committed = Groups.committed(admin, shadow);

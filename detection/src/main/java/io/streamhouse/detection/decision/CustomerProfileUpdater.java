@@ -45,7 +45,7 @@ final class CustomerProfileUpdater implements Processor<String, byte[], Void, Vo
 
     @Override
     public void process(Record<String, byte[]> record) {
-        if (record.value() == null || pastEnd(context.recordMetadata())) {
+        if (record.value() == null || pastEnd(ends, context.recordMetadata())) {
             return;
         }
         CustomerEvent event;
@@ -68,7 +68,8 @@ final class CustomerProfileUpdater implements Processor<String, byte[], Void, Vo
         }
     }
 
-    private boolean pastEnd(Optional<RecordMetadata> metadata) {
+    /** Whether the record is at or past its partition's end (a global store applies nothing there: a rebuild's cut). */
+    static boolean pastEnd(Map<TopicPartition, Long> ends, Optional<RecordMetadata> metadata) {
         if (ends.isEmpty() || metadata.isEmpty()) {
             return false;
         }

@@ -3,16 +3,20 @@ package io.streamhouse.detection.decision;
 import io.streamhouse.detection.streams.Decoded;
 import io.streamhouse.domain.decision.CardActivities;
 import io.streamhouse.domain.decision.Features;
+import io.streamhouse.domain.decision.FraudAlerts;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.decision.Rules;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AlertsSeen;
 import io.streamhouse.domain.events.Fingerprints;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.state.DecidedTransaction;
+import io.streamhouse.domain.state.FraudAlertHistory;
+import io.streamhouse.domain.state.HeldAlert;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
@@ -28,6 +32,7 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -41,6 +46,9 @@ import java.util.Set;
  * for {@link FirstDecision}, which keeps the first decision of each transaction id and is the only step that writes
  * decisions. A request processed twice (a retry, or the replay of a crashed task's uncommitted input) is recorded in the
  * card's activity once (per transaction id) and may be decided twice here; only the first reaches the decisions topic.
+ * <p>Fraud alerts: of the card's and the customer's alert records the global store holds (up to the offsets a rebuild
+ * was given: what live had read), the one that applies at the request's event time ({@link FraudAlerts#applying});
+ * the decision records the newest offset it read of each ({@code alertsSeen}).
  * <p>The rules store is read for every request (a handful of small rules), so a new rule version is used from the
  * next request on; the rule set is built again only when the store changed. A definition that cannot be
  * read or applied is skipped with a warning rather than stopping decisions (the admin endpoint validates before
@@ -54,26 +62,29 @@ final class DecideProcessor implements FixedKeyProcessor<String, Decoded<Transac
     private final Deserializer<Alert> alertDeserializer;
     private final Serializer<TransactionDecision> decisionSerializer;
     private final String decisionsTopic;
+    private final DecisionTopology.AlertsSeenBy alertsSeen;
     private final Set<String> reportedBadRules = new HashSet<>();
     private FixedKeyProcessorContext<String, DecidedTransaction> context;
     private TimestampedKeyValueStore<String, byte[]> rules;
     private KeyValueStore<String, CardActivity> cards;
     private KeyValueStore<String, CustomerProfile> profiles;
-    private TimestampedKeyValueStore<String, byte[]> alerts;
+    private KeyValueStore<String, FraudAlertHistory> alerts;
     private List<RawRule> rulesRead;
     private RuleSet ruleSet;
 
     /**
      * @param decisionsTopic the topic the decisions are written to (its name picks the registry subject the decision is
      *                       encoded under, as the sink's serializer would)
+     * @param alertsSeen     how far a decision reads its card's and customer's fraud alerts (live: all held)
      */
     DecideProcessor(Clock clock, Deserializer<RuleDefinition> ruleDeserializer, Deserializer<Alert> alertDeserializer,
-                    Serializer<TransactionDecision> decisionSerializer, String decisionsTopic) {
+                    Serializer<TransactionDecision> decisionSerializer, String decisionsTopic, DecisionTopology.AlertsSeenBy alertsSeen) {
         this.clock = clock;
         this.ruleDeserializer = ruleDeserializer;
         this.alertDeserializer = alertDeserializer;
         this.decisionSerializer = decisionSerializer;
         this.decisionsTopic = decisionsTopic;
+        this.alertsSeen = alertsSeen;
     }
 
     @Override
@@ -92,11 +103,19 @@ final class DecideProcessor implements FixedKeyProcessor<String, Decoded<Transac
         CardActivity after = CardActivities.record(before == null ? CardActivities.empty(request.getCardToken()) : before, request);
         cards.put(request.getCardToken(), after);
         String customerId = request.getCustomerId();
+        AlertsSeen limit = alertsSeen.of(request.getTransactionId());
+        FraudAlertHistory cardAlerts = alerts.get(request.getCardToken());
+        FraudAlertHistory customerAlerts = customerId == null ? null : alerts.get(customerId);
+        long cardUpTo = limit == null ? Long.MAX_VALUE : limit.getCardOffset();
+        long customerUpTo = limit == null ? Long.MAX_VALUE : limit.getCustomerOffset();
+        Instant at = request.getEnvelope().getOccurredAt();
         Features features = new Features(CardActivities.features(after, request),
                 customerId == null ? null : profiles.get(customerId),
-                read(alerts, Topics.FRAUD_ALERTS.name(), request.getCardToken(), alertDeserializer),
-                customerId == null ? null : read(alerts, Topics.FRAUD_ALERTS.name(), customerId, alertDeserializer));
+                FraudAlerts.applying(decode(FraudAlerts.upTo(cardAlerts, cardUpTo)), at),
+                FraudAlerts.applying(decode(FraudAlerts.upTo(customerAlerts, customerUpTo)), at));
         TransactionDecision decision = DecisionTopology.decide(request, features, currentRules(), clock);
+        decision.setAlertsSeen(new AlertsSeen(FraudAlerts.newestOffset(cardAlerts, cardUpTo),
+                FraudAlerts.newestOffset(customerAlerts, customerUpTo)));
         var meta = context.recordMetadata();
         context.forward(record.withValue(DecidedTransaction.newBuilder()
                 .setTransactionId(request.getTransactionId())
@@ -108,20 +127,21 @@ final class DecideProcessor implements FixedKeyProcessor<String, Decoded<Transac
                 .build()));
     }
 
-    /** A value from a global store, or null if absent or unreadable (an unreadable one is reported once). */
-    private <V> V read(TimestampedKeyValueStore<String, byte[]> store, String topic, String key, Deserializer<V> deserializer) {
-        ValueAndTimestamp<byte[]> raw = store.get(key);
-        if (raw == null || raw.value() == null) {
-            return null;
-        }
-        try {
-            return deserializer.deserialize(topic, raw.value());
-        } catch (RuntimeException e) {
-            if (reportedBadRules.add(topic + "/" + key + "@" + raw.timestamp())) {
-                LOG.warn("Ignoring unreadable {} record for '{}': {}", topic, key, e.getMessage());
+    /** The alert records held, decoded; an unreadable one is left out (and reported once). */
+    private List<Alert> decode(List<HeldAlert> held) {
+        List<Alert> decoded = new ArrayList<>(held.size());
+        for (HeldAlert h : held) {
+            byte[] raw = new byte[h.getAlert().remaining()];
+            h.getAlert().duplicate().get(raw);
+            try {
+                decoded.add(alertDeserializer.deserialize(Topics.FRAUD_ALERTS.name(), raw));
+            } catch (RuntimeException e) {
+                if (reportedBadRules.add(Topics.FRAUD_ALERTS.name() + "@" + h.getOffset())) {
+                    LOG.warn("Ignoring unreadable {} record at offset {}: {}", Topics.FRAUD_ALERTS.name(), h.getOffset(), e.getMessage());
+                }
             }
-            return null;
         }
+        return decoded;
     }
 
     /**

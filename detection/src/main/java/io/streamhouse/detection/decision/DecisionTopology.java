@@ -8,6 +8,7 @@ import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.ReviewOutcomes;
 import io.streamhouse.domain.decision.RuleSet;
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.AlertsSeen;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.event.CustomerEvent;
@@ -15,6 +16,7 @@ import io.streamhouse.domain.event.ReviewOutcomeRecorded;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.state.DecidedTransaction;
+import io.streamhouse.domain.state.FraudAlertHistory;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
@@ -71,8 +73,11 @@ public final class DecisionTopology {
     public static final String CARD_ACTIVITY_STORE = "card-activity";
     /** Every customer's profile, on every instance: a global store folded from {@code shop.customers} itself. */
     public static final String CUSTOMER_PROFILES_GLOBAL = "customer-profiles-global";
-    /** The latest fraud alert of every card and customer, on every instance, raw Avro. */
-    public static final String FRAUD_ALERTS_GLOBAL = "fraud-alerts-global";
+    /**
+     * Every card's and customer's recent records of {@code alerts.fraud} with their offsets, on every instance
+     * ({@code FraudAlertHistory}, {@link FraudAlertUpdater}).
+     */
+    public static final String FRAUD_ALERTS_GLOBAL = "fraud-alert-history-global";
     /**
      * The first decision of each transaction id (by transaction id, window store: kept for {@link Config#remember()}
      * of stream time), changelogged, uncached: what a repeated or reused transaction id is answered with.
@@ -93,15 +98,27 @@ public final class DecisionTopology {
      *                   tasks does not see them); empty for live
      * @param remember   how long (stream time) the first decision of a transaction id is kept: a repeat or a reused
      *                   transaction id after that is decided as a new request
+     * @param alertsSeen how far each decision may read its card's and customer's fraud alerts: live, everything the
+     *                   global store holds; a rebuild, what live had read when it decided the same transaction
      */
-    public record Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds, Duration remember) {
+    public record Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds, Duration remember,
+                         AlertsSeenBy alertsSeen) {
         public Config {
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(outputs, "outputs");
+            Objects.requireNonNull(alertsSeen, "alertsSeen");
             globalEnds = Map.copyOf(globalEnds);
             if (remember.isNegative() || remember.isZero()) {
                 throw new IllegalArgumentException("the first decisions must be remembered for a positive time, was " + remember);
             }
+        }
+
+        public Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds, Duration remember) {
+            this(clock, outputs, globalEnds, remember, AlertsSeenBy.ALL);
+        }
+
+        public Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds, AlertsSeenBy alertsSeen) {
+            this(clock, outputs, globalEnds, DEFAULT_REMEMBER, alertsSeen);
         }
 
         public Config(Clock clock, OutputTopics outputs, Map<TopicPartition, Long> globalEnds) {
@@ -115,6 +132,19 @@ public final class DecisionTopology {
         public Config(Clock clock) {
             this(clock, OutputTopics.LIVE);
         }
+    }
+
+    /**
+     * How far a decision reads the fraud alerts of its card and customer, by transaction id: the offsets on
+     * {@code alerts.fraud} a live decision recorded ({@link TransactionDecision#getAlertsSeen()}), or null for every
+     * record the global store holds.
+     */
+    @FunctionalInterface
+    public interface AlertsSeenBy {
+        /** Live: every record held. */
+        AlertsSeenBy ALL = transactionId -> null;
+
+        AlertsSeen of(String transactionId);
     }
 
     public static Topology build(Config config, TopicSerdes serdes) {
@@ -140,14 +170,19 @@ public final class DecisionTopology {
         // the decider looks the changes up by the request's event time. A change reaches live decisions as soon as the
         // global thread has read it (no commit interval, no second hop).
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CUSTOMER_PROFILES_GLOBAL),
-                        Serdes.String(), underOwnSubject(serdes.stateSerde(CustomerProfile.class))).withLoggingDisabled(),
+                        Serdes.String(), underOwnSubject(CUSTOMER_PROFILES_GLOBAL, serdes.stateSerde(CustomerProfile.class))).withLoggingDisabled(),
                 outputs.input(Topics.CUSTOMERS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("customer-profiles-global-source"),
                 () -> new CustomerProfileUpdater(serdes.valueSerde(Topics.CUSTOMERS).deserializer(), config.globalEnds()));
-        // Read through the input prefix like the stream inputs: a backfill hands the shadow a stitched copy (lake + log).
-        builder.globalTable(outputs.input(Topics.FRAUD_ALERTS.name()),
+        // Fraud alerts: each subject's recent records with their offsets, so that a decision records how far it had
+        // read them and a rebuild reads as far (an alert reaches live decisions when the CEP job commits it, after the
+        // payments it is about). Read through the input prefix like the stream inputs: a backfill hands the shadow a
+        // stitched copy (lake + log).
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FRAUD_ALERTS_GLOBAL),
+                        Serdes.String(), underOwnSubject(FRAUD_ALERTS_GLOBAL, serdes.stateSerde(FraudAlertHistory.class))).withLoggingDisabled(),
+                outputs.input(Topics.FRAUD_ALERTS.name()),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("fraud-alerts-global-source"),
-                Materialized.as(FRAUD_ALERTS_GLOBAL));
+                () -> new FraudAlertUpdater(config.globalEnds()));
 
         // Review outcomes route back into the decision flow: a confirmed fraud becomes the card's latest fraud alert,
         // which the global table above hands to the flagged-subject rule for the card's next payments. A legitimate
@@ -170,7 +205,8 @@ public final class DecisionTopology {
         var written = DeadLetters.readDecodedOrDeadLetter(builder, Topics.TRANSACTION_REQUESTS, requestSerde.deserializer(),
                         v -> inputKey(Topics.TRANSACTION_REQUESTS, v), "requests", outputs)
                 .processValues(() -> new DecideProcessor(config.clock(), ruleSerde.deserializer(),
-                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer(), decisionSerde.serializer(), decisionsTopic),
+                                serdes.valueSerde(Topics.FRAUD_ALERTS).deserializer(), decisionSerde.serializer(), decisionsTopic,
+                                config.alertsSeen()),
                         Named.as(NAME + "-decide"), CARD_ACTIVITY_STORE)
                 .selectKey((card, decided) -> decided.getTransactionId(), Named.as(NAME + "-by-transaction"))
                 .repartition(Repartitioned.with(Serdes.String(), serdes.stateSerde(DecidedTransaction.class))
@@ -226,13 +262,13 @@ public final class DecisionTopology {
     }
 
     /**
-     * The profile store's serde: Streams names a global store's source topic ({@code shop.customers}) when it
-     * serializes the store's values, and the registry's subject follows the topic, which holds customer events; the
-     * profiles get a subject of their own ({@value #CUSTOMER_PROFILES_GLOBAL}-value) instead.
+     * A global store's serde: Streams names the store's source topic (say {@code shop.customers}) when it serializes
+     * the store's values, and the registry's subject follows the topic, which holds other records (customer events);
+     * the store's values get a subject of their own ({@code <store>-value}) instead.
      */
-    private static <T> Serde<T> underOwnSubject(Serde<T> inner) {
-        Serializer<T> serializer = (topic, value) -> inner.serializer().serialize(CUSTOMER_PROFILES_GLOBAL, value);
-        Deserializer<T> deserializer = (topic, bytes) -> inner.deserializer().deserialize(CUSTOMER_PROFILES_GLOBAL, bytes);
+    private static <T> Serde<T> underOwnSubject(String store, Serde<T> inner) {
+        Serializer<T> serializer = (topic, value) -> inner.serializer().serialize(store, value);
+        Deserializer<T> deserializer = (topic, bytes) -> inner.deserializer().deserialize(store, bytes);
         return Serdes.serdeFrom(serializer, deserializer);
     }
 

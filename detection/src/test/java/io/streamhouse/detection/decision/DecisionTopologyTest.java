@@ -282,6 +282,70 @@ class DecisionTopologyTest {
         assertThat(outcomes.get("flag-2").getOutcome()).as("another card is not flagged").isEqualTo(DecisionOutcome.ALLOW);
     }
 
+    private io.streamhouse.domain.event.Alert fraudAlertOnAlice(String alertId, java.time.Instant windowEnd) {
+        var alert = (io.streamhouse.domain.event.Alert) SampleEvents.oneOfEach().stream()
+                .filter(e -> e instanceof io.streamhouse.domain.event.Alert).findFirst().orElseThrow();
+        return io.streamhouse.domain.event.Alert.newBuilder(alert).setAlertId(alertId)
+                .setSubject(io.streamhouse.domain.event.AlertSubject.newBuilder().setKind(io.streamhouse.domain.event.SubjectKind.CARD)
+                        .setId(Cards.ALICE).build())
+                .setWindowEnd(windowEnd).build();
+    }
+
+    private void alert(io.streamhouse.domain.event.Alert alert) {
+        driver.createInputTopic(Topics.FRAUD_ALERTS.name(), new StringSerializer(), serdes.valueSerde(Topics.FRAUD_ALERTS).serializer())
+                .pipeInput(alert.getSubject().getId(), alert);
+    }
+
+    /**
+     * The CEP job writes an alert after the payments it is about, so live decides some of a flagged card's payments
+     * before the alert is there, and a rebuild (whose global store holds every alert before any payment is decided)
+     * would block them: each decision records how far it had read the card's alerts, and a rebuild given those
+     * offsets decides every payment as live did.
+     */
+    @Test
+    void aRebuildDecidesWithTheAlertsLiveHadReadWhenItDecided() {
+        givenDefaultRules();
+        var before = SampleEvents.transaction("seen-1", Cards.ALICE, "5", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0.plus(Times.ONE_HOUR));
+        var after = SampleEvents.transaction("seen-2", Cards.ALICE, "6", "EUR", Merchants.GROCER_ROTTERDAM, Times.T0.plus(Times.ONE_HOUR));
+        requests.pipeInput(Cards.ALICE, before);
+        alert(fraudAlertOnAlice("a-1", Times.T0));
+        requests.pipeInput(Cards.ALICE, after);
+        var live = decisions.readKeyValuesToMap();
+        assertThat(live.get("seen-1").getOutcome()).as("decided before the alert was read").isEqualTo(DecisionOutcome.ALLOW);
+        assertThat(live.get("seen-1").getAlertsSeen().getCardOffset()).isEqualTo(-1);
+        assertThat(live.get("seen-2").getOutcome()).isEqualTo(DecisionOutcome.BLOCK);
+        assertThat(live.get("seen-2").getAlertsSeen().getCardOffset()).isZero();
+
+        DecisionTopology.AlertsSeenBy asLive = id -> live.get(id).getAlertsSeen();
+        startWith(new DecisionTopology.Config(clock, io.streamhouse.detection.streams.OutputTopics.LIVE, java.util.Map.of(), asLive));
+        givenDefaultRules();
+        alert(fraudAlertOnAlice("a-1", Times.T0));
+        requests.pipeInput(Cards.ALICE, before);
+        requests.pipeInput(Cards.ALICE, after);
+        assertThat(decisions.readKeyValuesToMap()).as("the rebuild, given what live had read").isEqualTo(live);
+
+        startWith(new DecisionTopology.Config(clock));
+        givenDefaultRules();
+        alert(fraudAlertOnAlice("a-1", Times.T0));
+        requests.pipeInput(Cards.ALICE, before);
+        assertThat(decisions.readValue().getOutcome()).as("every alert read first, as a rebuild without the offsets would")
+                .isEqualTo(DecisionOutcome.BLOCK);
+    }
+
+    /** An alert written later about later payments does not hide the one this payment comes after. */
+    @Test
+    void aLaterAlertOnTheCardDoesNotHideTheOneBeforeThePayment() {
+        givenDefaultRules();
+        alert(fraudAlertOnAlice("a-early", Times.T0));
+        alert(fraudAlertOnAlice("a-later", Times.T0.plus(Times.ONE_HOUR.multipliedBy(2))));
+        requests.pipeInput(Cards.ALICE, SampleEvents.transaction("between", Cards.ALICE, "5", "EUR", Merchants.GROCER_ROTTERDAM,
+                Times.T0.plus(Times.ONE_HOUR)));
+        var d = decisions.readValue();
+        assertThat(d.getOutcome()).isEqualTo(DecisionOutcome.BLOCK);
+        assertThat(d.getReasons().get(0).getFacts()).containsEntry("alertId", "a-early");
+        assertThat(d.getAlertsSeen().getCardOffset()).isEqualTo(1);
+    }
+
     /**
      * A request decided twice (a retry, or the replay of a crashed task's input) may meet other rules the second time;
      * the decisions topic still only ever holds the first decision, byte for byte.

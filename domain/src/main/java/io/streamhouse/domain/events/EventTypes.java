@@ -24,7 +24,7 @@ public enum EventTypes {
     CUSTOMER_EVENT(CustomerEvent.class, CustomerEvent.getClassSchema(), 1),
     ORDER_EVENT(OrderEvent.class, OrderEvent.getClassSchema(), 2),
     TRANSACTION_AUTHORIZATION_REQUESTED(TransactionAuthorizationRequested.class, TransactionAuthorizationRequested.getClassSchema(), 2),
-    TRANSACTION_DECISION(TransactionDecision.class, TransactionDecision.getClassSchema(), 2),
+    TRANSACTION_DECISION(TransactionDecision.class, TransactionDecision.getClassSchema(), 3),
     VEHICLE_TELEMETRY(VehicleTelemetry.class, VehicleTelemetry.getClassSchema(), 1),
     PARCEL_SCANNED(ParcelScanned.class, ParcelScanned.getClassSchema(), 1),
     ALERT(Alert.class, Alert.getClassSchema(), 2),

@@ -23,7 +23,9 @@ public enum StateSchemas {
     /** Flink keyed state of the late-event reconciliation after each CEP library pattern. */
     RECONCILED_SUBJECT(io.streamhouse.domain.state.ReconciledSubject.getClassSchema(), 1),
     /** The decision topology's decided transactions: its internal decided topic and its first-decision store. */
-    DECIDED_TRANSACTION(io.streamhouse.domain.state.DecidedTransaction.getClassSchema(), 1);
+    DECIDED_TRANSACTION(io.streamhouse.domain.state.DecidedTransaction.getClassSchema(), 1),
+    /** The decision topology's global store of each card's and customer's recent fraud alert records. */
+    FRAUD_ALERT_HISTORY(io.streamhouse.domain.state.FraudAlertHistory.getClassSchema(), 1);
 
     private final Schema schema;
     private final int version;

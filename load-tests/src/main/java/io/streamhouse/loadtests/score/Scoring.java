@@ -1,5 +1,6 @@
 package io.streamhouse.loadtests.score;
 
+import io.streamhouse.domain.detection.AlertsInEffect;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.topic.Topic;

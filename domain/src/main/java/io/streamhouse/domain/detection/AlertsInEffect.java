@@ -1,4 +1,4 @@
-package io.streamhouse.loadtests.score;
+package io.streamhouse.domain.detection;
 
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.AlertStatus;
