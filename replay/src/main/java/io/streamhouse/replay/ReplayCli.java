@@ -459,6 +459,8 @@ public final class ReplayCli implements Callable<Integer> {
                     throw new BadInput("no shadow '" + shadowId + "' on " + endpoints.bootstrapServers());
                 }
                 if (!groups.isEmpty()) {
+                    // A shadow's Streams members stay in its group after it closed, until their sessions time out.
+                    groups.forEach(group -> ShadowRun.removeMembers(admin, group));
                     admin.deleteConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
                 }
                 if (!topics.isEmpty()) {

@@ -8,6 +8,7 @@ import io.streamhouse.domain.topic.TopicSerdes;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
@@ -116,6 +117,10 @@ final class ShadowRun {
         Map<String, Object> props = new HashMap<>();
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                 target.shadowExactlyOnce() ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
+        // Live reads committed records only (exactly-once): so must its shadow, whatever its own guarantee. At least
+        // once, Streams leaves the consumer at read_uncommitted, and a shadow of serving folded the alerts of a CEP
+        // transaction the kill-cep drill had aborted, which live never saw.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         // Throughput over latency: nobody waits on a shadow's single records.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000);
         props.put(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
@@ -192,14 +197,7 @@ final class ShadowRun {
         }
         Instant deadline = Instant.now().plusSeconds(30);
         while (true) {
-            try {
-                // Streams does not leave its group on close (and leaveGroup only removes static members): the group
-                // keeps the closed member until its session times out, and refuses offsets from outside until then.
-                admin.removeMembersFromConsumerGroup(groupId, new RemoveMembersFromConsumerGroupOptions()).all()
-                        .get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                // no member left to remove, or not yet: the alter below says whether the group is empty
-            }
+            removeMembers(admin, groupId);
             try {
                 admin.alterConsumerGroupOffsets(groupId, reset).all().get(30, TimeUnit.SECONDS);
                 return;
@@ -210,6 +208,22 @@ final class ShadowRun {
                 }
                 Thread.sleep(500);
             }
+        }
+    }
+
+    /**
+     * Removes every member of a group. Streams does not leave its group on close (and leaveGroup only removes static
+     * members): the group keeps a closed member until its session times out, and refuses offsets from outside and its
+     * deletion until then. Best effort: whether the group is empty shows in what is done with it next.
+     */
+    static void removeMembers(Admin admin, String groupId) {
+        try {
+            admin.removeMembersFromConsumerGroup(groupId, new RemoveMembersFromConsumerGroupOptions()).all()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // no member left to remove, or not yet
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

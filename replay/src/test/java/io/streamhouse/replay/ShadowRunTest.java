@@ -19,6 +19,11 @@ class ShadowRunTest {
         assertThat(ShadowRun.settings(Target.DECISIONS))
                 .as("it reads its own fraud flags back, as live does: once committed")
                 .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        for (Target target : Target.values()) {
+            assertThat(ShadowRun.settings(target)).as("%s reads what live reads: committed records only (an aborted "
+                            + "transaction's alerts are not on live's log)", target)
+                    .containsEntry(StreamsConfig.consumerPrefix("isolation.level"), "read_committed");
+        }
     }
 
     @Test
