@@ -12,7 +12,6 @@ import io.streamhouse.loadtests.generator.Generator;
 import io.streamhouse.loadtests.generator.GeneratorConfig;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,9 +33,13 @@ import java.util.function.LongSupplier;
  * The drill's asynchronous traffic: the seeded generator's telemetry readings and parcel scans, open loop at a rate.
  * The events due within one {@link #TICK} go out together, at most {@link #TICK} after their due time: the tick's
  * telemetry readings as one batch request (ingest's {@code POST /v1/telemetry} takes an array, and one publish wait per
- * request, not per reading, is what lets ingest keep up), each scan as its own request (scanners send one by one). At
+ * request, not per reading, is what lets ingest keep up), and its parcel scans as another ({@code POST
+ * /v1/parcels/scans}, as a hub's sorter uploads them). At
  * most {@code maxInFlight} requests are outstanding: when ingest answers slower than the rate asks, the load falls
- * behind its schedule (and says so in {@link Reached}) instead of opening a connection per waiting request. Every event
+ * behind its schedule (and says so in {@link Reached}) instead of opening a connection per waiting request. A request
+ * refused with 429 (ingest's in-flight limit: nothing of it written) or 503 (the log did not acknowledge in time) is sent
+ * again after {@link #RETRY_AFTER}, as a device does, at most {@link #ATTEMPTS} times in all; ingest writes a re-sent
+ * event once (by its event id). Every event
  * sent gets exactly one status in {@code statuses} (its request's; 0: no answer) and counts down {@code done} once, so
  * the checks account for every acknowledged (2xx) event.
  */
@@ -47,12 +50,16 @@ final class AsyncLoad {
     static final Duration TICK = Duration.ofMillis(20);
     /** Most readings in one telemetry request (ingest takes up to 500). */
     static final int MAX_BATCH = 100;
+    /** Ingest's Retry-After on a 429. */
+    static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+    /** Sends of one request at most, the first included. */
+    static final int ATTEMPTS = 10;
 
     /**
      * What the load reached: events sent and acknowledged (2xx), and when (nanos of the load's clock) the first was
-     * sent, the last was sent and the last answer came.
+     * sent, the last was sent and the last answer came; {@code resent}: requests sent again after a 429 or 503.
      */
-    record Reached(long sent, long acknowledged, long firstSentNanos, long lastSentNanos, long lastAnsweredNanos) {
+    record Reached(long sent, long acknowledged, long firstSentNanos, long lastSentNanos, long lastAnsweredNanos, long resent) {
         /** Sent per second, over the span from the first send to the last. */
         double sentPerSecond() {
             return perSecond(sent, lastSentNanos - firstSentNanos);
@@ -76,6 +83,8 @@ final class AsyncLoad {
     private final LongSupplier nanoClock;
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong lastAnswered = new AtomicLong();
+    private final AtomicLong resent = new AtomicLong();
+    private final java.util.concurrent.Executor later;
 
     /**
      * @param send     sends one request of one or more events (several: telemetry only), completing with its HTTP status
@@ -85,12 +94,20 @@ final class AsyncLoad {
      */
     AsyncLoad(List<GeneratedEvent> events, Function<List<GeneratedEvent>, CompletableFuture<Integer>> send, Map<String, Integer> statuses,
               CountDownLatch done, int maxInFlight, LongSupplier nanoClock) {
+        this(events, send, statuses, done, maxInFlight, nanoClock,
+                CompletableFuture.delayedExecutor(RETRY_AFTER.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+    }
+
+    /** @param later runs a re-send once {@link #RETRY_AFTER} has passed */
+    AsyncLoad(List<GeneratedEvent> events, Function<List<GeneratedEvent>, CompletableFuture<Integer>> send, Map<String, Integer> statuses,
+              CountDownLatch done, int maxInFlight, LongSupplier nanoClock, java.util.concurrent.Executor later) {
         this.events = List.copyOf(events);
         this.send = send;
         this.statuses = statuses;
         this.done = done;
         this.inFlight = new Semaphore(maxInFlight);
         this.nanoClock = nanoClock;
+        this.later = later;
     }
 
     /** Sends through ingest's HTTP endpoints, event time moved by {@code clock}, as the device role. */
@@ -111,7 +128,7 @@ final class AsyncLoad {
      */
     Reached run(long startNanos, int perSecond) {
         if (perSecond <= 0 || events.isEmpty()) {
-            return new Reached(0, 0, startNanos, startNanos, startNanos);
+            return new Reached(0, 0, startNanos, startNanos, startNanos, 0);
         }
         long first = -1, last = -1;
         int sent = 0;
@@ -132,7 +149,7 @@ final class AsyncLoad {
                     inFlight.acquire();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+                    return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()), resent.get());
                 }
                 long at = nanoClock.getAsLong();
                 first = first < 0 ? at : first;
@@ -142,10 +159,14 @@ final class AsyncLoad {
             }
             i = end;
         }
-        return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()));
+        return new Reached(sent, acknowledged.get(), first, last, Math.max(last, lastAnswered.get()), resent.get());
     }
 
     private void send(List<GeneratedEvent> request) {
+        send(request, 1);
+    }
+
+    private void send(List<GeneratedEvent> request, int attempt) {
         CompletableFuture<Integer> answer;
         try {
             answer = send.apply(request);
@@ -154,6 +175,11 @@ final class AsyncLoad {
         }
         answer.whenComplete((status, failure) -> {
             int s = failure != null || status == null ? 0 : status;
+            if ((s == 429 || s == 503) && attempt < ATTEMPTS) {
+                resent.incrementAndGet();
+                later.execute(() -> send(request, attempt + 1)); // its in-flight slot stays taken meanwhile
+                return;
+            }
             for (GeneratedEvent e : request) {
                 statuses.put(e.eventId(), s);
                 if (s / 100 == 2) {
@@ -166,23 +192,24 @@ final class AsyncLoad {
         });
     }
 
-    /** The requests for events due together: their telemetry readings in batches of at most {@link #MAX_BATCH}, each scan alone. */
+    /**
+     * The requests for events due together: their telemetry readings and their parcel scans, each kind in batches of at
+     * most {@link #MAX_BATCH}, in the order of each kind's first event.
+     */
     static List<List<GeneratedEvent>> requests(List<GeneratedEvent> due) {
         List<List<GeneratedEvent>> requests = new ArrayList<>();
-        List<GeneratedEvent> batch = new ArrayList<>();
+        Map<EventKind, List<GeneratedEvent>> open = new java.util.EnumMap<>(EventKind.class);
         for (GeneratedEvent e : due) {
-            if (e.kind() == EventKind.VEHICLE_TELEMETRY) {
-                batch.add(e);
-                if (batch.size() == MAX_BATCH) {
-                    requests.add(batch);
-                    batch = new ArrayList<>();
-                }
-            } else {
-                requests.add(List.of(e));
+            List<GeneratedEvent> batch = open.get(e.kind());
+            if (batch == null) {
+                batch = new ArrayList<>();
+                open.put(e.kind(), batch);
+                requests.add(batch);
             }
-        }
-        if (!batch.isEmpty()) {
-            requests.add(batch);
+            batch.add(e);
+            if (batch.size() == MAX_BATCH) {
+                open.remove(e.kind());
+            }
         }
         return requests;
     }
@@ -190,7 +217,7 @@ final class AsyncLoad {
     /** The figures once every answer is in (or what came by now). */
     Reached reached(Reached atLastSend) {
         return new Reached(atLastSend.sent(), acknowledged.get(), atLastSend.firstSentNanos(), atLastSend.lastSentNanos(),
-                Math.max(atLastSend.lastSentNanos(), lastAnswered.get()));
+                Math.max(atLastSend.lastSentNanos(), lastAnswered.get()), resent.get());
     }
 
     /** Telemetry readings and parcel scans from the seeded generator (the asynchronous half of ingest's traffic). */
@@ -210,21 +237,23 @@ final class AsyncLoad {
         return out;
     }
 
-    /** One scan, or the telemetry readings of {@code events} as one JSON array. */
+    /** The parcel scans or the telemetry readings of {@code events} as one JSON array. */
     private static HttpRequest request(List<GeneratedEvent> events, URI ingest, String deviceToken, EventClock clock) {
         URI uri;
-        String body;
-        if (events.get(0).value() instanceof ParcelScanned s) {
-            uri = ingest.resolve("/v1/parcels/" + URLEncoder.encode(s.getParcelId(), StandardCharsets.UTF_8) + "/scans");
-            body = shifted(EdgeJson.parcelScan(s), events.get(0), clock).toString();
+        ArrayNode items = JsonNodeFactory.instance.arrayNode();
+        if (events.get(0).value() instanceof ParcelScanned) {
+            uri = ingest.resolve("/v1/parcels/scans");
+            for (GeneratedEvent e : events) {
+                ParcelScanned s = (ParcelScanned) e.value();
+                items.add(shifted(EdgeJson.parcelScan(s), e, clock).put("parcelId", s.getParcelId()));
+            }
         } else {
             uri = ingest.resolve("/v1/telemetry");
-            ArrayNode readings = JsonNodeFactory.instance.arrayNode();
             for (GeneratedEvent e : events) {
-                readings.add(shifted(EdgeJson.telemetry((VehicleTelemetry) e.value()), e, clock));
+                items.add(shifted(EdgeJson.telemetry((VehicleTelemetry) e.value()), e, clock));
             }
-            body = readings.toString();
         }
+        String body = items.toString();
         return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
                 .header("Authorization", "Bearer " + deviceToken)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();

@@ -159,9 +159,12 @@ final class Drill implements Callable<Integer> {
     static final String ONE_INSTANCE_MEANS = "the api's /q/health/ready 200 again (one instance: nothing else answers while it is down)";
     static final String INSTANCES_MEANS = "a lookup of a key the killed instance owned answered 200 through a surviving instance";
 
-    /** {@code asyncSentPerSecond}, {@code asyncAcknowledgedPerSecond}: what the asynchronous load reached ({@link AsyncLoad.Reached}). */
+    /**
+     * {@code asyncSentPerSecond}, {@code asyncAcknowledgedPerSecond}, {@code asyncResent}: what the asynchronous load
+     * reached ({@link AsyncLoad.Reached}).
+     */
     record Load(int ratePerSecond, int asyncRatePerSecond, int durationSeconds, long seed, long authorizesSent, long asyncSent,
-                long elapsedMs, double asyncSentPerSecond, double asyncAcknowledgedPerSecond) {
+                long elapsedMs, double asyncSentPerSecond, double asyncAcknowledgedPerSecond, long asyncResent) {
     }
 
     /** {@code details}: where the rebuild's whole summary (every divergent key with both values) was kept, if it was not EQUAL. */
@@ -413,7 +416,7 @@ final class Drill implements Callable<Integer> {
                 }
                 AsyncLoad.Reached reached = asyncSender.reached(asyncSent);
                 Load load = new Load(rate, asyncRate, duration, runSeed, txs.size(), asyncEvents.size(), loadEnd - began,
-                        reached.sentPerSecond(), reached.acknowledgedPerSecond());
+                        reached.sentPerSecond(), reached.acknowledgedPerSecond(), reached.resent());
                 if (rec.componentBackAfterMs() == null) {
                     failures.add(scenario.component + " was not serving again within " + recoveryTimeout + " s");
                 }
@@ -1006,8 +1009,8 @@ final class Drill implements Callable<Integer> {
             out.printf(Locale.ROOT, "Drill %s. Load: %,d authorizes at %d/s and %,d telemetry/scan events at %d/s over %.1f s (seed %d); load average %s%n",
                     r.scenario(), l.authorizesSent(), l.ratePerSecond(), l.asyncSent(), l.asyncRatePerSecond(), l.elapsedMs() / 1000.0,
                     l.seed(), r.loadAverage());
-            out.printf(Locale.ROOT, "  telemetry/scans reached: sent at %,.0f/s, acknowledged (2xx) at %,.0f/s (first send to last answer)%n",
-                    l.asyncSentPerSecond(), l.asyncAcknowledgedPerSecond());
+            out.printf(Locale.ROOT, "  telemetry/scans reached: sent at %,.0f/s, acknowledged (2xx) at %,.0f/s (first send to last answer); %,d requests sent again after a 429 or 503%n",
+                    l.asyncSentPerSecond(), l.asyncAcknowledgedPerSecond(), l.asyncResent());
             out.printf(Locale.ROOT, "Recovery from the fault: serving again after %s, first decided answer to an authorize sent once it was down after %s, lag of %s under %d after %s%n",
                     ms(v.componentBackAfterMs()), ms(v.firstDecidedAnswerAfterMs()), v.lagGroups(), v.lagBound(), ms(v.lagNormalAfterMs()));
             if (v.answeringAgainMeans() != null) {

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 class AsyncLoadTest {
-    private static final List<GeneratedEvent> EVENTS = AsyncLoad.events(36, 12);
+    /** Enough for several batches of each kind when all are due at once. */
+    private static final List<GeneratedEvent> EVENTS = AsyncLoad.events(36, 4 * AsyncLoad.MAX_BATCH + 50);
     /** A start long past: every event is due at once, so the load is limited by its in-flight bound only. */
     private static final long LONG_AGO = System.nanoTime() - Duration.ofHours(1).toNanos();
 
@@ -31,17 +32,18 @@ class AsyncLoadTest {
     }
 
     @Test
-    void sendsTheTelemetryDueTogetherAsOneBatchAndEachScanAlone() {
+    void sendsTheTelemetryAndTheScansDueTogetherAsOneBatchOfEachKind() {
         List<GeneratedEvent> due = AsyncLoad.events(36, 250);
         List<List<GeneratedEvent>> requests = AsyncLoad.requests(due);
 
         assertThat(requests.stream().flatMap(List::stream).toList()).containsExactlyInAnyOrderElementsOf(due);
-        List<List<GeneratedEvent>> telemetry = requests.stream().filter(r -> r.get(0).kind() == EventKind.VEHICLE_TELEMETRY).toList();
-        assertThat(telemetry).isNotEmpty().allSatisfy(r -> assertThat(r).hasSizeBetween(1, AsyncLoad.MAX_BATCH)
-                .allMatch(e -> e.kind() == EventKind.VEHICLE_TELEMETRY));
-        long readings = due.stream().filter(e -> e.kind() == EventKind.VEHICLE_TELEMETRY).count();
-        assertThat(telemetry).hasSize((int) ((readings + AsyncLoad.MAX_BATCH - 1) / AsyncLoad.MAX_BATCH));
-        assertThat(requests).filteredOn(r -> r.get(0).kind() == EventKind.PARCEL_SCAN).allSatisfy(r -> assertThat(r).hasSize(1));
+        for (EventKind kind : List.of(EventKind.VEHICLE_TELEMETRY, EventKind.PARCEL_SCAN)) {
+            List<List<GeneratedEvent>> ofKind = requests.stream().filter(r -> r.get(0).kind() == kind).toList();
+            assertThat(ofKind).isNotEmpty().allSatisfy(r -> assertThat(r).hasSizeBetween(1, AsyncLoad.MAX_BATCH)
+                    .allMatch(e -> e.kind() == kind));
+            long events = due.stream().filter(e -> e.kind() == kind).count();
+            assertThat(ofKind).as(kind.name()).hasSize((int) ((events + AsyncLoad.MAX_BATCH - 1) / AsyncLoad.MAX_BATCH));
+        }
     }
 
     @Test
@@ -88,7 +90,7 @@ class AsyncLoadTest {
             r.forEach(e -> requestOf.put(e.eventId(), call));
             return switch (call % 4) {
                 case 0 -> CompletableFuture.completedFuture(202);
-                case 1 -> CompletableFuture.completedFuture(503);
+                case 1 -> CompletableFuture.completedFuture(422); // refused for good: not sent again
                 case 2 -> CompletableFuture.failedFuture(new java.io.IOException("connection reset"));
                 default -> throw new IllegalStateException("the client refused to send");
             };
@@ -99,7 +101,7 @@ class AsyncLoadTest {
         assertThat(statuses).hasSize(EVENTS.size()).containsOnlyKeys(EVENTS.stream().map(GeneratedEvent::eventId).toList());
         statuses.forEach((id, status) -> assertThat(status).as(id).isEqualTo(switch (requestOf.get(id) % 4) {
             case 0 -> 202;
-            case 1 -> 503;
+            case 1 -> 422;
             default -> 0;
         }));
         long accepted = statuses.values().stream().filter(s -> s == 202).count();
@@ -114,10 +116,10 @@ class AsyncLoadTest {
 
     @Test
     void ratesAreOverTheSpansTheyDescribe() {
-        AsyncLoad.Reached r = new AsyncLoad.Reached(40_000, 39_000, 1_000_000_000L, 41_000_000_000L, 40_000_000_000L + 1_000_000_000L + 18_500_000_000L);
+        AsyncLoad.Reached r = new AsyncLoad.Reached(40_000, 39_000, 1_000_000_000L, 41_000_000_000L, 40_000_000_000L + 1_000_000_000L + 18_500_000_000L, 0);
         assertThat(r.sentPerSecond()).isEqualTo(1_000.0);
         assertThat(r.acknowledgedPerSecond()).isEqualTo(39_000 / 58.5);
-        assertThat(new AsyncLoad.Reached(0, 0, 5, 5, 5).sentPerSecond()).isZero();
+        assertThat(new AsyncLoad.Reached(0, 0, 5, 5, 5, 0).sentPerSecond()).isZero();
     }
 
     @Test
@@ -128,5 +130,33 @@ class AsyncLoadTest {
         }, statuses, new CountDownLatch(0), 2, System::nanoTime);
         assertThat(load.run(LONG_AGO, 0).sent()).isZero();
         assertThat(statuses).isEmpty();
+    }
+
+    /** A 429 or 503 is what a device retries after Retry-After: the load sends the request again, a bounded number of times. */
+    @Test
+    void aRequestRefusedFor429Or503IsSentAgainAndOneRefusedEveryTimeEndsRefused() {
+        List<GeneratedEvent> some = AsyncLoad.events(36, 50);
+        List<GeneratedEvent> two = List.of( // one request each
+                some.stream().filter(e -> e.kind() == EventKind.VEHICLE_TELEMETRY).findFirst().orElseThrow(),
+                some.stream().filter(e -> e.kind() == EventKind.PARCEL_SCAN).findFirst().orElseThrow());
+        Map<String, java.util.concurrent.atomic.AtomicInteger> sends = new ConcurrentHashMap<>();
+        Map<String, Integer> statuses = new ConcurrentHashMap<>();
+        CountDownLatch done = new CountDownLatch(two.size());
+        AsyncLoad load = new AsyncLoad(two, r -> {
+            String id = r.get(0).eventId();
+            int n = sends.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+            // the first event's request: refused twice, then accepted; the second's: refused always
+            int status = id.equals(two.get(0).eventId()) ? (n <= 2 ? (n == 1 ? 429 : 503) : 202) : 429;
+            return CompletableFuture.completedFuture(status);
+        }, statuses, done, 4, System::nanoTime, Runnable::run);
+
+        AsyncLoad.Reached reached = load.reached(load.run(LONG_AGO, 1_000));
+
+        assertThat(done.getCount()).isZero();
+        assertThat(statuses).containsEntry(two.get(0).eventId(), 202).containsEntry(two.get(1).eventId(), 429);
+        assertThat(sends.get(two.get(0).eventId())).hasValue(3);
+        assertThat(sends.get(two.get(1).eventId())).hasValue(AsyncLoad.ATTEMPTS);
+        assertThat(reached.acknowledged()).isEqualTo(1);
+        assertThat(reached.resent()).isEqualTo(2 + AsyncLoad.ATTEMPTS - 1);
     }
 }

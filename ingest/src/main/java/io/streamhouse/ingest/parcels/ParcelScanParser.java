@@ -25,6 +25,9 @@ public final class ParcelScanParser {
     static final String SOURCE = "ingest-http";
     private static final Set<String> FIELDS = Set.of("eventId", "occurredAt", "status", "hubId", "vehicleId", "location",
             "promisedBy");
+    /** A scan of a batch names its parcel in the body. */
+    private static final Set<String> BATCH_FIELDS = Set.of("parcelId", "eventId", "occurredAt", "status", "hubId", "vehicleId",
+            "location", "promisedBy");
 
     /** @return the submission, or null when {@code fields} holds the errors */
     public Submission<ParcelScanned> parse(String parcelIdFromPath, JsonNode json, String path, Instant recordedAt,
@@ -43,6 +46,32 @@ public final class ParcelScanParser {
             return null;
         }
         fields.rejectUnknown(json, path, FIELDS);
+        return scan(parcelId, json, path, recordedAt, fields, errorsBefore);
+    }
+
+    /**
+     * One scan of a batch ({@code POST /v1/parcels/scans}): as {@link #parse}, with the parcel named by the body's
+     * {@code parcelId}.
+     *
+     * @return the submission, or null when {@code fields} holds the errors
+     */
+    public Submission<ParcelScanned> parseWithParcelId(JsonNode json, String path, Instant recordedAt, JsonFields fields) {
+        int errorsBefore = fields.errors().size();
+        if (json == null || !json.isObject()) {
+            fields.error(path.isEmpty() ? "$" : path, "must be a JSON object");
+            return null;
+        }
+        fields.rejectUnknown(json, path, BATCH_FIELDS);
+        String parcelId = fields.text(json, path, "parcelId", true, 64, JsonFields.ID, JsonFields.ID_HINT);
+        if (parcelId != null && CardNumbers.contains(parcelId)) {
+            fields.error(JsonFields.join(path, "parcelId"), "must not hold a card number");
+            parcelId = null;
+        }
+        return scan(parcelId, json, path, recordedAt, fields, errorsBefore);
+    }
+
+    private Submission<ParcelScanned> scan(String parcelId, JsonNode json, String path, Instant recordedAt, JsonFields fields,
+                                           int errorsBefore) {
         String eventId = fields.eventId(json, path, "eventId");
         Instant occurredAt = fields.instant(json, path, "occurredAt", true);
         if (occurredAt != null && occurredAt.isAfter(recordedAt.plus(EventTimes.MAX_AHEAD))) {

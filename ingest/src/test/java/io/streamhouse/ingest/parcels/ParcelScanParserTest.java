@@ -48,4 +48,26 @@ class ParcelScanParserTest {
         assertThat(fields.errors()).filteredOn(e -> e.field().equals("status")).extracting(FieldError::message)
                 .singleElement().asString().doesNotContain("UNKNOWN").contains("DELIVERED");
     }
+
+    @Test
+    void aScanOfABatchNamesItsParcelInTheBodyAndIsTheSameEventAsThePathsScan() throws Exception {
+        var fields = new JsonFields();
+        var json = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(scan("SORTED"));
+        var byPath = parser.parse("pcl-7", json, "", T0, fields);
+        var inBatch = parser.parseWithParcelId(json.deepCopy().put("parcelId", "pcl-7"), "[3]", T0, fields);
+        assertThat(fields.errors()).isEmpty();
+        assertThat(inBatch.key()).isEqualTo("pcl-7");
+        assertThat(inBatch.eventId()).as("a scan sent either way is one event").isEqualTo(byPath.eventId());
+        assertThat(inBatch.event()).isEqualTo(byPath.event());
+    }
+
+    @Test
+    void aScanOfABatchWithoutAUsableParcelIdIsRefusedNamingItsItem() throws Exception {
+        var fields = new JsonFields();
+        assertThat(parser.parseWithParcelId(JSON.readTree(scan("SORTED")), "[0]", T0, fields)).isNull();
+        var card = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(scan("SORTED"));
+        assertThat(parser.parseWithParcelId(card.put("parcelId", "4111111111111111"), "[1]", T0, fields)).isNull();
+        assertThat(fields.errors()).extracting(FieldError::field).containsExactly("[0].parcelId", "[1].parcelId");
+        assertThat(fields.errors()).extracting(FieldError::message).noneMatch(m -> m.contains("4111111111111111"));
+    }
 }

@@ -92,4 +92,26 @@ class ParcelScanResourceTest {
         given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body("{\"status\": ").post("/v1/parcels/{id}/scans", "pcl-1")
                 .then().statusCode(400).contentType("application/problem+json");
     }
+
+    /** {@code POST /v1/parcels/scans}: many parcels' scans in one request, each on the log keyed by its parcel, once. */
+    @Test
+    void aBatchOfScansPutsEachOnTheTopicKeyedByItsParcelAndABadItemRefusesTheBatchNamingIt() {
+        String a = "pcl-b-" + UUID.randomUUID().toString().substring(0, 8), b = "pcl-b-" + UUID.randomUUID().toString().substring(0, 8);
+        String batch = "[" + SCAN.replaceFirst("\\{", "{\"parcelId\": \"" + a + "\", ") + ", "
+                + SCAN.replaceFirst("\\{", "{\"parcelId\": \"" + b + "\", ") + "]";
+        var written = given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON).body(batch)
+                .post("/v1/parcels/scans").then().statusCode(202).extract().jsonPath();
+        assertThat(written.getList("id", String.class)).containsExactly(a, b);
+        for (int i = 0; i < 2; i++) {
+            var record = LogRecords.awaitAt(Topics.PARCEL_SCANS, written.getInt("[" + i + "].partition"),
+                    written.getLong("[" + i + "].offset"));
+            assertThat(record.key()).isEqualTo(i == 0 ? a : b);
+            assertThat(LogRecords.decode(Topics.PARCEL_SCANS, record.value()).getParcelId()).isEqualTo(i == 0 ? a : b);
+        }
+
+        given().auth().oauth2(TestTokens.forRole(Roles.DEVICE)).contentType(ContentType.JSON)
+                .body("[" + SCAN.replaceFirst("\\{", "{\"parcelId\": \"pcl-ok\", ") + ", " + SCAN + "]")
+                .post("/v1/parcels/scans").then().statusCode(422).contentType("application/problem+json")
+                .body("errors.field", hasItems("[1].parcelId"));
+    }
 }

@@ -34,7 +34,7 @@ class IngestRouteInventoryTest {
     void everyRouteNamesItsRoles() {
         var routes = RouteInventory.jaxRsRoutes();
         assertThat(routes).extracting(Route::path).contains("/v1/transactions", "/v1/transactions/authorize",
-                "/v1/telemetry", "/v1/parcels/{id}/scans");
+                "/v1/telemetry", "/v1/parcels/{id}/scans", "/v1/parcels/scans");
         RouteChecks.assertEveryRouteNamesItsRoles(routes, OPEN);
     }
 
