@@ -38,8 +38,9 @@ public interface IngestConfig {
     int maxBatch();
 
     /**
-     * Most events that HTTP requests may have handed to the producer and not yet seen acknowledged; a request that
-     * would exceed it is refused with 429 and Retry-After, and nothing of it is written. Must be at least
+     * Most events of one topic that HTTP requests may have handed to the producer and not yet seen acknowledged (each
+     * topic its own bound: telemetry cannot crowd payments out); a request that would exceed it is refused with 429
+     * and Retry-After, and nothing of it is written. Must be at least
      * {@link #maxBatch()}, or a full batch could never pass.
      */
     @WithDefault("1000")

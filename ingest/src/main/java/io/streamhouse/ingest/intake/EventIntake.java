@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The one way events enter the log, for every HTTP resource and the MQTT bridge: de-duplicates by event id
- * ({@link AcceptedEvents}), bounds what HTTP has in flight ({@link InFlightLimiter}), writes through
+ * ({@link AcceptedEvents}), bounds what HTTP has in flight per topic ({@link InFlightLimiter}: a flood of telemetry
+ * does not turn payments away, nor payments telemetry), writes through
  * {@link EventLog}, and returns only once every event of the request is acknowledged, or throws.
  *
  * <p>Outcomes: every event acknowledged (or recognised as a repeat) → the positions; any event id reused with
@@ -33,7 +34,8 @@ import java.util.concurrent.TimeoutException;
 public class EventIntake {
     private final EventLog log;
     private final AcceptedEvents accepted;
-    private final InFlightLimiter limiter;
+    private final int maxInFlight;
+    private final java.util.concurrent.ConcurrentMap<String, InFlightLimiter> limiters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public EventIntake(EventLog log, IngestConfig config, Clock clock) {
         if (config.maxInFlight() < config.maxBatch()) {
@@ -42,14 +44,12 @@ public class EventIntake {
         }
         this.log = log;
         this.accepted = new AcceptedEvents(clock, config.dedup().window(), config.dedup().maxEntries());
-        this.limiter = new InFlightLimiter(config.maxInFlight());
+        this.maxInFlight = config.maxInFlight();
     }
 
     /** For HTTP: refused with {@link TooBusyException} when the events would exceed the in-flight bound. */
     public <V extends SpecificRecord> List<Accepted> acceptWithinLimit(Topic<String, V> topic, List<Submission<V>> events) {
-        var permits = limiter.tryAcquire(events.size()).orElseThrow(() -> new TooBusyException(
-                events.size() + " event(s) would exceed the " + limiter.max() + " this instance may have in flight"));
-        return accept(topic, events, permits);
+        return accept(topic, events, permits(topic, events.size()));
     }
 
     /**
@@ -60,9 +60,7 @@ public class EventIntake {
     public <V extends SpecificRecord> CompletableFuture<List<Accepted>> acceptWithinLimitAsync(Topic<String, V> topic,
                                                                                                List<Submission<V>> events) {
         long started = System.nanoTime();
-        var permits = limiter.tryAcquire(events.size()).orElseThrow(() -> new TooBusyException(
-                events.size() + " event(s) would exceed the " + limiter.max() + " this instance may have in flight"));
-        return whenAll(topic, started, send(topic, events, permits));
+        return whenAll(topic, started, send(topic, events, permits(topic, events.size())));
     }
 
     /** For writers bounded otherwise (the MQTT bridge writes one message at a time). */
@@ -70,9 +68,15 @@ public class EventIntake {
         return accept(topic, events, InFlightLimiter.Permits.NONE);
     }
 
-    /** The limiter, for operators' metrics and for tests that must fill it. */
-    public InFlightLimiter limiter() {
-        return limiter;
+    private InFlightLimiter.Permits permits(Topic<?, ?> topic, int events) {
+        InFlightLimiter limiter = limiter(topic);
+        return limiter.tryAcquire(events).orElseThrow(() -> new TooBusyException(events + " event(s) would exceed the "
+                + limiter.max() + " this instance may have in flight to " + topic.name()));
+    }
+
+    /** A topic's limiter ({@code streamhouse.max-in-flight} events each), for operators' metrics and for tests that must fill it. */
+    public InFlightLimiter limiter(Topic<?, ?> topic) {
+        return limiters.computeIfAbsent(topic.name(), name -> new InFlightLimiter(maxInFlight));
     }
 
     private <V extends SpecificRecord> List<Accepted> accept(Topic<String, V> topic, List<Submission<V>> events,

@@ -107,7 +107,7 @@ class TransactionResourceTest {
     @Test
     void whenTooManyEventsAreInFlightTheAnswerIs429WithRetryAfterAndNothingIsWritten() {
         // Take every permit, as requests waiting for a slow broker would, then send one more.
-        var limiter = intake.limiter();
+        var limiter = intake.limiter(Topics.TRANSACTION_REQUESTS);
         var held = limiter.tryAcquire(limiter.available()).orElseThrow();
         String id = "it-tx-" + UUID.randomUUID();
         try {
@@ -123,6 +123,20 @@ class TransactionResourceTest {
                 Envelopes.derivedEventId("transaction-requested", id))).isZero();
         given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON).body(body(id, "7")).post("/v1/transactions")
                 .then().statusCode(202).body("duplicate", equalTo(false));
+    }
+
+    /** Each topic has its own in-flight bound: a flood of telemetry waiting for the broker does not turn payments away. */
+    @Test
+    void paymentsAreAcceptedWhileTelemetryFillsItsInFlightBound() {
+        var telemetry = intake.limiter(Topics.VEHICLE_TELEMETRY);
+        var held = telemetry.tryAcquire(telemetry.available()).orElseThrow();
+        try {
+            given().auth().oauth2(TestTokens.forRole(Roles.PAYMENTS)).contentType(ContentType.JSON)
+                    .body(body("it-tx-" + UUID.randomUUID(), "8")).post("/v1/transactions")
+                    .then().statusCode(202);
+        } finally {
+            held.releaseAll();
+        }
     }
 
     @Test
