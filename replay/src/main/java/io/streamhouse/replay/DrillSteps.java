@@ -163,6 +163,13 @@ final class DrillSteps {
             Files.createDirectories(kept.getParent());
             Files.write(kept, captured.toByteArray());
             details = kept.toString();
+            // The discard deletes the CEP shadow's own log too, where a failed bounded run says why.
+            Path cepLog = stack.data().resolve("replay").resolve("state").resolve(CepShadow.groupId(shadowId) + ".log");
+            if (Files.exists(cepLog)) {
+                Path keptLog = kept.resolveSibling(shadowId + "-cep-shadow.log");
+                Files.copy(cepLog, keptLog, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                details += ", " + keptLog;
+            }
         }
         List<String> discardArgs = new ArrayList<>(List.of("discard", shadowId));
         discardArgs.addAll(common);

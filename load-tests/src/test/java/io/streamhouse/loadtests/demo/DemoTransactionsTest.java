@@ -47,4 +47,14 @@ class DemoTransactionsTest {
         assertThat(byOutcome.get(DecisionOutcome.REVIEW)).isBetween(220L, 380L);
         assertThat(byOutcome.get(DecisionOutcome.ALLOW)).isBetween(1500L, 1700L);
     }
+
+    /** Seed 1796450902442 (a drill's, from the clock) is Luhn-valid: written in decimal, ingest refused its ids (422). */
+    @Test
+    void noTransactionIdHoldsWhatIngestTakesForACardNumber() {
+        for (long seed : new long[]{1796450902442L, 42L, Long.MAX_VALUE}) {
+            assertThat(DemoTransactions.generate(seed, 3, java.time.Instant.parse("2026-12-05T06:00:00Z")))
+                    .extracting(DemoTransaction::transactionId)
+                    .noneMatch(io.streamhouse.domain.pii.CardNumbers::contains);
+        }
+    }
 }
