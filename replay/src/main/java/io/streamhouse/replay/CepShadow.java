@@ -92,6 +92,9 @@ final class CepShadow {
                 "--local", "--watch-stdin", "--bootstrap", bootstrap, "--registry", registry, "--group-id", groupId,
                 "--stop-at", cut.encode(), "--output-prefix", topicPrefix(groupId), "--parallelism", "2",
                 "--resume-latest", "false",
+                // Checkpoints to files: without a directory Flink keeps them in the JobManager's memory, 5 MB at most,
+                // and a kill-cep drill at 1,000 events/s grew the overheating reconciler's state past it, failing the run.
+                "--checkpoint-dir", tmp.resolve("checkpoints").toAbsolutePath().toString(),
                 // Every partition has records up to the cut and a finished one holds nothing back, so the watermark
                 // is the plain minimum over the partitions; a partition the reader merely polls later never counts
                 // as idle (live's 10 s would make its events late, depending on timing).
