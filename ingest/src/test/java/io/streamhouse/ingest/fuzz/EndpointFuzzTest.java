@@ -82,6 +82,11 @@ class EndpointFuzzTest {
         fuzz(cases, Topics.PARCEL_SCANS);
     }
 
+    @Test
+    void parcelScanBatches() throws Exception {
+        fuzz(new Payloads("POST /v1/parcels/scans", Shapes.parcelScanBatches(RUN), 5).generate(PER_ENDPOINT), Topics.PARCEL_SCANS);
+    }
+
     /** One accepted event as ingest reported it; partition -1 when the answer does not carry the position. */
     private record Accepted(FuzzCase source, String eventId, int partition, long offset) {
     }

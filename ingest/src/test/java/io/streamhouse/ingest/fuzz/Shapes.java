@@ -268,6 +268,55 @@ final class Shapes {
         };
     }
 
+    /** {@code POST /v1/parcels/scans}: a scan as the path endpoint takes it, naming its parcel in the body; arrays are batches. */
+    static Payloads.Shape parcelScanBatches(String run) {
+        Payloads.Shape one = parcelScans(run);
+        return new Payloads.Shape() {
+            @Override
+            public String path(long i, SplittableRandom random) {
+                return "/v1/parcels/scans";
+            }
+
+            @Override
+            public ObjectNode valid(long i, SplittableRandom random) {
+                return withParcel(one.valid(i, random), i);
+            }
+
+            @Override
+            public List<ObjectNode> edges(long i) {
+                List<ObjectNode> edges = new java.util.ArrayList<>(one.edges(i).stream().map(o -> withParcel(o, i)).toList());
+                String longest = "fzb-" + run + "-" + i;
+                edges.add(withParcel(one.valid(i, new SplittableRandom(i)), i).put("parcelId", longest + "p".repeat(64 - longest.length())));
+                return edges;
+            }
+
+            @Override
+            public List<ObjectNode> broken(long i) {
+                List<ObjectNode> broken = new java.util.ArrayList<>(one.broken(i).stream().map(o -> withParcel(o, i)).toList());
+                SplittableRandom r = new SplittableRandom(i);
+                broken.add(withParcel(one.valid(i, r), i).put("parcelId", "p".repeat(65)));
+                broken.add(withParcel(one.valid(i, r), i).put("parcelId", "a b"));
+                broken.add(withParcel(one.valid(i, r), i).put("parcelId", luhn("411111111111111")));
+                broken.add((ObjectNode) withParcel(one.valid(i, r), i).set("parcelId", F.numberNode(7)));
+                return broken;
+            }
+
+            @Override
+            public List<String> required() {
+                return List.of("parcelId", "occurredAt", "status");
+            }
+
+            @Override
+            public boolean batches() {
+                return true;
+            }
+
+            private ObjectNode withParcel(ObjectNode scan, long i) {
+                return scan.put("parcelId", "fzb-" + run + "-" + i);
+            }
+        };
+    }
+
     /** Appends the Luhn check digit. */
     static String luhn(String body) {
         int sum = 0;
