@@ -243,6 +243,14 @@ public final class BrokerMain {
         return p;
     }
 
+    /**
+     * Transactions as Kafka 3.x ran them (KIP-890's epoch bump at every transaction's end, version 2, off). Flink's Kafka
+     * sink (connector 5.0) commits a transaction it recovers from a checkpoint by resuming the producer id and epoch it
+     * stored; under version 2 the broker refused those commits as fenced after a kill -9 of the CEP job ("this most
+     * likely signals data loss"), and the drills then found alerts missing and an alert id written twice (FLINK-40689).
+     */
+    static final int TRANSACTION_VERSION = 1;
+
     private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config, Map<String, String> passwords) throws IOException {
         if (Files.exists(kraftDir.resolve("meta.properties"))) {
             note("storage already formatted in " + kraftDir);
@@ -254,7 +262,7 @@ public final class BrokerMain {
         }
         String clusterId = newClusterId();
         List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", configFile.toString(),
-                "--ignore-formatted"));
+                "--ignore-formatted", "--feature", "transaction.version=" + TRANSACTION_VERSION));
         if (passwords != null) {
             for (String user : SCRAM_USERS) {
                 args.add("--add-scram");

@@ -55,6 +55,10 @@ class BrokerProcessIT {
                         .isInstanceOfAny(TimeoutException.class, ExecutionException.class);
             }
             assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).doesNotContain("broker-it.typo");
+
+            // Transactions version 1: Flink's Kafka sink recovers its checkpointed transactions only under it.
+            assertThat(admin.describeFeatures().featureMetadata().get(10, TimeUnit.SECONDS).finalizedFeatures()
+                    .get("transaction.version").maxVersionLevel()).isEqualTo((short) 1);
         }
 
         assertThat(broker.isAlive()).isFalse();
