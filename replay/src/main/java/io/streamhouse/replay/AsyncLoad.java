@@ -52,8 +52,11 @@ final class AsyncLoad {
     static final int MAX_BATCH = 100;
     /** Ingest's Retry-After on a 429. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-    /** Sends of one request at most, the first included. */
-    static final int ATTEMPTS = 10;
+    /**
+     * Sends of one request at most, the first included: a minute of retries, as a device keeps a reading while the
+     * service is away (10 gave up within a broker restart's outage and its backlog).
+     */
+    static final int ATTEMPTS = 60;
 
     /**
      * What the load reached: events sent and acknowledged (2xx), and when (nanos of the load's clock) the first was
