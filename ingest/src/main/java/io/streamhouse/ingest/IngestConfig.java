@@ -25,6 +25,16 @@ public interface IngestConfig {
     Duration publishTimeout();
 
     /**
+     * How long the producer keeps trying to write an event the broker has not acknowledged (its
+     * {@code delivery.timeout.ms}), at least the publish timeout. A request answered 503 leaves its events in the
+     * producer for this long: a retry of the same event id meanwhile waits for that write instead of writing a second
+     * copy, and its permit stays taken, so a long outage turns new events away with 429 rather than queueing them.
+     * Only an event still not acknowledged after this is forgotten, and its retry written again.
+     */
+    @WithDefault("2m")
+    Duration deliveryTimeout();
+
+    /**
      * How long handing an event to the producer may block a worker thread (the producer's {@code max.block.ms}: waiting
      * for partition metadata or buffer space), at most the publish timeout. Short: while the broker is away every
      * request would otherwise hold a worker for the whole publish timeout, and at a few tens of requests a second the

@@ -53,6 +53,26 @@ public class EventLog {
     public EventLog(IngestConfig settings, @ForKafka OpenTelemetry openTelemetry) {
         this.registry = new CachingSchemaRegistryClient(settings.schemaRegistry().url());
         this.timeout = settings.publishTimeout();
+        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(
+                KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(),
+                        producerConfig(settings)),
+                new StringSerializer(), new ByteArraySerializer()));
+    }
+
+    /**
+     * The producer's settings. The producer keeps retrying for the delivery timeout, longer than a request waits: an
+     * event whose request was answered 503 is either written once by these retries (which the broker de-duplicates:
+     * idempotence) or fails for good, and until then a retried request finds it in flight ({@code AcceptedEvents})
+     * instead of writing it again. With the two equal, a broker away longer than the publish timeout made the
+     * producer give up on batches the broker had already written, and the retries wrote them a second time.
+     */
+    static Map<String, Object> producerConfig(IngestConfig settings) {
+        Duration publish = settings.publishTimeout();
+        Duration delivery = settings.deliveryTimeout();
+        if (delivery.compareTo(publish) < 0) {
+            throw new IllegalArgumentException("streamhouse.delivery-timeout (" + delivery
+                    + ") must be at least streamhouse.publish-timeout (" + publish + ")");
+        }
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "streamhouse-ingest");
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 1);
@@ -60,18 +80,16 @@ public class EventLog {
         // Guarantees, not tunables: nothing acknowledged may be lost or written twice by a producer retry.
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis() / 2, 30_000));
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(timeout.toMillis(), settings.publishBlock().toMillis()));
-        this.producer = KafkaTracing.producer(openTelemetry, new KafkaProducer<>(
-                KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(), config),
-                new StringSerializer(), new ByteArraySerializer()));
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) delivery.toMillis());
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(publish.toMillis() / 2, 30_000));
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.min(publish.toMillis(), settings.publishBlock().toMillis()));
+        return config;
     }
 
     /**
      * Hands one event to the producer, with {@code headers} (ASCII values, e.g. an authorize request's reply partition)
      * on its record. The future completes when the broker acknowledged it (or failed for good,
-     * at the latest after {@code streamhouse.publish-timeout}). Throws {@link PublishException} when the event could
+     * at the latest after {@code streamhouse.delivery-timeout}; callers stop waiting after the publish timeout). Throws {@link PublishException} when the event could
      * not even be handed over (registry unreachable, producer buffer full for too long).
      */
     public <V extends SpecificRecord> CompletableFuture<RecordMetadata> send(Topic<String, V> topic, String key, V event,
