@@ -147,7 +147,7 @@ final class BurstDrill implements Callable<Integer> {
                     sendSeconds, acknowledged / Math.max(sendSeconds, 1e-3));
 
             // 2: the consumers catch up, then the checks every drill makes.
-            DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(List.of(Drill.CEP_GROUP), apiGroups), Duration.ofSeconds(timeout));
+            DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(List.of(Drill.CEP_GROUP), List.of(), apiGroups), Duration.ofSeconds(timeout));
             TopicSerdes serdes = new RegistryTopicSerdes(registry);
             TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));
             DrillChecks.Delivery delivery = DrillChecks.delivery(statuses, onTheirTopics(reader, serdes, statuses.keySet()));

@@ -429,7 +429,9 @@ final class Drill implements Callable<Integer> {
                 }
 
                 // 4: quiet, then the checks.
-                DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(lagGroups, apiGroups), Duration.ofSeconds(recoveryTimeout));
+                DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(
+                        Groups.exists(admin, CEP_GROUP) ? List.of(CEP_GROUP) : List.of(), lagGroups, apiGroups),
+                        Duration.ofSeconds(recoveryTimeout));
                 Set<String> ids = new HashSet<>(answers.keySet());
                 txs.forEach(t -> ids.add(t.transactionId()));
                 TopicReader reader = new TopicReader(endpoints.bootstrapServers(), admin, Duration.ofSeconds(120));

@@ -48,13 +48,16 @@ final class DrillChecks {
     }
 
     /**
-     * The groups to wait for before the checks: the scenario's watched groups and always the api's, whose decision
-     * topology writes the decisions the checks read. A drill that watches only the faulted component's group (the
-     * lake's sink for kill-connect, the CEP job for kill-cep) would otherwise read the decisions topic while the api
-     * is still behind and count the undecided requests as lost.
+     * The groups to wait for before the checks, upstream first: the CEP job's when it runs (its alerts are the serving
+     * projections' input, so the rebuild's cut must not be taken while it is still writing them), the scenario's
+     * watched groups, and always the api's, whose decision topology writes the decisions the checks read. A drill that
+     * watches only the faulted component's group (the lake's sink for kill-connect) would otherwise read the decisions
+     * topic while the api is still behind and count the undecided requests as lost, or cut the serving rebuild while
+     * live serving still had alerts to fold in (a DIVERGENT rebuild on a busy machine).
      */
-    static List<String> quietGroups(List<String> watched, List<String> decisionGroups) {
-        Set<String> all = new LinkedHashSet<>(watched);
+    static List<String> quietGroups(List<String> upstream, List<String> watched, List<String> decisionGroups) {
+        Set<String> all = new LinkedHashSet<>(upstream);
+        all.addAll(watched);
         all.addAll(decisionGroups);
         return List.copyOf(all);
     }

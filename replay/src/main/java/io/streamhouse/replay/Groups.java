@@ -23,6 +23,21 @@ import java.util.stream.Collectors;
 /** Committed offsets of a Streams application (its consumer group) and what they say about its progress. */
 final class Groups {
 
+    /**
+     * The cut's partitions on which {@code committed} is beyond it (partition → committed offset, by name, sorted):
+     * where a live application, read after the cut, holds later input too.
+     */
+    static Map<String, Long> pastCut(Map<TopicPartition, Long> committed, Cut cut) {
+        Map<String, Long> past = new java.util.TreeMap<>();
+        cut.offsets().forEach((tp, at) -> {
+            Long live = committed.get(tp);
+            if (live != null && live > at) {
+                past.put(tp.toString(), live);
+            }
+        });
+        return past;
+    }
+
     static Map<TopicPartition, Long> committed(Admin admin, String groupId) {
         try {
             Map<TopicPartition, OffsetAndMetadata> raw = admin.listConsumerGroupOffsets(groupId)

@@ -43,6 +43,10 @@ final class Records {
                         p.liveDigest(), p.shadowKeys(), p.shadowDigest()));
                 printDifferences(s.differences(), out);
             }
+            if (!t.livePastCut().isEmpty()) {
+                out.printf(Locale.ROOT, "  live had read past the cut on %d partition(s) when it was compared (input still flowing; "
+                        + "keys touched after the cut differ for that reason alone): %s%n", t.livePastCut().size(), t.livePastCut());
+            }
             if (t.alerts() != null) {
                 var a = t.alerts();
                 out.printf(Locale.ROOT, "  %-20s %,8d live, %,d shadow settled at the cut: %d only in live, %d only in the shadow, %d differing%n",

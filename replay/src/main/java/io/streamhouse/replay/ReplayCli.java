@@ -296,7 +296,8 @@ public final class ReplayCli implements Callable<Integer> {
             Map<String, Long> cutView = new TreeMap<>();
             cut.offsets().forEach((tp, o) -> cutView.put(tp.toString(), o));
             return new Report.TargetReport(target.label(), liveId, shadowApp, result.events(), result.dropped(),
-                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, null, divergences);
+                    result.duration().toMillis(), result.eventsPerSecond(), cutView, stores, decisions, null, divergences,
+                    Groups.pastCut(Groups.committed(admin, liveId), target.committedPart(cut, OutputTopics.LIVE)));
         }
 
         /**

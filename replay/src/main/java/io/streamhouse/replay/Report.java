@@ -39,9 +39,24 @@ final class Report {
     }
 
     /** @param alerts the CEP job's comparison (target cep only); stores are then empty and decisions null */
+    /**
+     * @param livePastCut input partitions on which live had committed beyond the cut by the time its stores were read
+     *                    (partition → live's offset): input still flowing. Keys those later records touched differ
+     *                    from the shadow for that reason alone; empty when live was exactly at the cut.
+     */
     record TargetReport(String target, String liveApplicationId, String shadowApplicationId, long events, long droppedPastCut,
                         long durationMs, double eventsPerSecond, Map<String, Long> cut, List<StoreReport> stores,
-                        DecisionReport decisions, AlertReport alerts, long divergences) {
+                        DecisionReport decisions, AlertReport alerts, long divergences, Map<String, Long> livePastCut) {
+        TargetReport {
+            livePastCut = livePastCut == null ? Map.of() : Map.copyOf(livePastCut);
+        }
+
+        TargetReport(String target, String liveApplicationId, String shadowApplicationId, long events, long droppedPastCut,
+                     long durationMs, double eventsPerSecond, Map<String, Long> cut, List<StoreReport> stores,
+                     DecisionReport decisions, AlertReport alerts, long divergences) {
+            this(target, liveApplicationId, shadowApplicationId, events, droppedPastCut, durationMs, eventsPerSecond, cut,
+                    stores, decisions, alerts, divergences, Map.of());
+        }
     }
 
     /** @param result EQUAL (exit 0) or DIVERGENT (exit 1) */

@@ -164,11 +164,23 @@ class DrillChecksTest {
     @Test
     void theChecksAlwaysWaitForTheApiGroupsThatWriteTheDecisions() {
         // kill-connect watches only the sink's group; its decision check must still wait for the api.
-        assertThat(DrillChecks.quietGroups(List.of("connect-lake"), List.of("streamhouse-api", "streamhouse-serving")))
+        assertThat(DrillChecks.quietGroups(List.of(), List.of("connect-lake"), List.of("streamhouse-api", "streamhouse-serving")))
                 .containsExactly("connect-lake", "streamhouse-api", "streamhouse-serving");
         // restart-broker already watches them: no group twice.
-        assertThat(DrillChecks.quietGroups(List.of("streamhouse-api", "streamhouse-serving", "streamhouse-cep"),
+        assertThat(DrillChecks.quietGroups(List.of(), List.of("streamhouse-api", "streamhouse-serving", "streamhouse-cep"),
                 List.of("streamhouse-api", "streamhouse-serving")))
                 .containsExactly("streamhouse-api", "streamhouse-serving", "streamhouse-cep");
+    }
+
+    @Test
+    void theCepJobIsWaitedForFirstWhenItRunsForItsAlertsFeedServing() {
+        // kill-connect on a busy machine: the CEP job still behind when the sink was back; its later alerts reached live
+        // serving after the rebuild's cut (DIVERGENT). Upstream first: the api's lag is read after the job's last alerts.
+        assertThat(DrillChecks.quietGroups(List.of("streamhouse-cep"), List.of("connect-lake"),
+                List.of("streamhouse-api", "streamhouse-serving")))
+                .containsExactly("streamhouse-cep", "connect-lake", "streamhouse-api", "streamhouse-serving");
+        assertThat(DrillChecks.quietGroups(List.of("streamhouse-cep"), List.of("streamhouse-api", "streamhouse-serving", "streamhouse-cep"),
+                List.of("streamhouse-api", "streamhouse-serving")))
+                .containsExactly("streamhouse-cep", "streamhouse-api", "streamhouse-serving");
     }
 }

@@ -148,4 +148,15 @@ class GroupsTest {
         assertThatThrownBy(() -> Groups.settledEnds(log, List.of(changelog.topic()), Duration.ofMillis(100), Duration.ofMillis(1)))
                 .isInstanceOf(Endpoints.EnvironmentException.class).hasMessageContaining("stayed open");
     }
+
+    @Test
+    void livePastTheCutNamesEachPartitionWhereItHadCommittedFurther() {
+        TopicPartition other = new TopicPartition("orders", 1);
+        Cut cut = new Cut(Map.of(INPUT, 500L, other, 40L), Map.of(INPUT, 0L, other, 0L));
+
+        assertThat(Groups.pastCut(Map.of(INPUT, 500L, other, 40L), cut)).isEmpty();
+        assertThat(Groups.pastCut(Map.of(INPUT, 512L, other, 40L, new TopicPartition("elsewhere", 0), 9L), cut))
+                .containsExactly(Map.entry("orders-0", 512L));
+        assertThat(Groups.pastCut(Map.of(other, 41L), cut)).containsExactly(Map.entry("orders-1", 41L));
+    }
 }
