@@ -71,7 +71,9 @@ class DecisionSliceTest {
                 .body("summary", org.hamcrest.Matchers.startsWith("Blocked because very-large-amount-block v1 (BLOCK)"))
                 .body("requestEventId", equalTo("evt-slice-1"))
                 .body("reasons.find { it.ruleId == 'card-spend-24h-review' }.contributingTransactions", equalTo(List.of("slice-1")))
-                .body("reasons.find { it.ruleId == 'very-large-amount-block' }.ruleNow.decidedWithCurrentVersion", equalTo(true));
+                .body("reasons.find { it.ruleId == 'very-large-amount-block' }.ruleNow.decidedWithCurrentVersion", equalTo(true))
+                .body("alertsRead.topic", equalTo("alerts.fraud"))
+                .body("alertsRead.cardOffset", org.hamcrest.Matchers.greaterThanOrEqualTo(-1));
         get("/v1/transactions/never-seen/explanation").then().statusCode(404);
     }
 

@@ -46,8 +46,25 @@ public class DecisionQueries {
                          List<String> contributingTransactions, RuleNow ruleNow) {
     }
 
+    /**
+     * @param alertsRead how far the decider had read the fraud alerts about the card and the customer when it decided
+     *                   (null for a decision written before that was recorded): an alert at a later offset was not
+     *                   there yet for this payment, which is why a payment just before a card-testing alert is allowed
+     */
     public record Explanation(String transactionId, String outcome, String summary, long ruleSetVersion,
-                              String requestEventId, String decisionEventId, List<Reason> reasons) {
+                              String requestEventId, String decisionEventId, List<Reason> reasons, AlertsRead alertsRead) {
+    }
+
+    /**
+     * Offsets on {@code topic} ({@code alerts.fraud}) of the newest record about the card and about the customer the
+     * decider had read; -1 when it had read none (or the payment names no customer).
+     */
+    public record AlertsRead(String topic, long cardOffset, long customerOffset) {
+        static AlertsRead of(TransactionDecision decision) {
+            var seen = decision.getAlertsSeen();
+            return seen == null ? null
+                    : new AlertsRead(io.streamhouse.domain.topic.Topics.FRAUD_ALERTS.name(), seen.getCardOffset(), seen.getCustomerOffset());
+        }
     }
 
     public static boolean isValidId(String id) {
@@ -89,7 +106,7 @@ public class DecisionQueries {
         }
         return Optional.of(new Explanation(transactionId, decision.getOutcome().name(), summary(decision),
                 decision.getRuleSetVersion(), decision.getEnvelope().getCorrelationId(), decision.getEnvelope().getEventId(),
-                reasons));
+                reasons, AlertsRead.of(decision)));
     }
 
     static String summary(TransactionDecision d) {
