@@ -77,6 +77,45 @@ class LateReconcilerArrivalOrderTest {
                 assertThat(a.getMatchedEventIds()).containsExactly("evt-r1", "evt-r2", "evt-r3", "evt-r4", "evt-r5"));
     }
 
+    /**
+     * A reading written twice (a client's retry that reached another ingest instance), its copy late: the alerts in
+     * effect are already those of the facts, so the copy changes nothing and nothing is written — above all no alert
+     * of the chain again (an alert id is written once).
+     */
+    @Test
+    void aLateCopyOfAReadingInAnAlertedRunWritesNothing() throws Exception {
+        for (int watermarkMinute : new int[]{6, 8, 14}) {
+            List<StampedFact> run = List.of(
+                    fact(reading("r1", TRUCK, 106, 1_001, minute(1))), fact(reading("r2", TRUCK, 107, 1_002, minute(2))),
+                    fact(reading("r3", TRUCK, 108, 1_003, minute(3))), fact(reading("r4", TRUCK, 109, 1_004, minute(4))),
+                    fact(reading("r5", TRUCK, 110, 1_005, minute(5))));
+            open(overheating);
+            Alert three = cepAlert(run.subList(0, 3), null);
+            Alert four = cepAlert(run.subList(0, 4), three.getAlertId());
+            Alert five = cepAlert(run, four.getAlertId());
+            for (int i = 0; i < run.size(); i++) {
+                onTime(run.get(i));
+                if (i >= 2) {
+                    Alert a = i == 2 ? three : i == 3 ? four : five;
+                    harness.processElement2(new StreamRecord<>(Either.Left(a), a.getWindowEnd().toEpochMilli()));
+                }
+            }
+            watermarks(minute(watermarkMinute));
+            int written = output().size();
+
+            StampedFact copy = fact(reading("r3", TRUCK, 108, 1_003, minute(3)));
+            harness.processElement1(new StreamRecord<>(copy, minute(3).toEpochMilli()));
+            harness.processElement2(new StreamRecord<>(Either.Right(copy), minute(3).toEpochMilli()));
+            watermarks(minute(watermarkMinute + 30));
+
+            assertThat(output().subList(written, output().size())).as("watermark at minute %d", watermarkMinute).isEmpty();
+            assertThat(AlertsInEffect.of(output()).values()).singleElement()
+                    .satisfies(a -> assertThat(a.getAlertId()).isEqualTo(five.getAlertId()));
+            harness.close();
+            harness = null;
+        }
+    }
+
     private void onTime(StampedFact f) throws Exception {
         long at = f.getFact().getOccurredAtMs();
         harness.processElement1(new StreamRecord<>(f, at));
