@@ -260,19 +260,25 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
      *   <li>names a retired one (a re-evaluation revised or withdrew it): turned to the alert in effect that shares
      *       its events, or dropped when there is none, so no alert is superseded twice;</li>
      *   <li>names one not seen yet (a parcel's "never delivered" comes from the other parcel operator, whose output is
-     *       not ordered with this one's): kept, and that alert is retired in advance — passed on when it comes, not
-     *       put in effect.</li>
+     *       not ordered with this one's): kept, and that alert is retired in advance — passed on when it comes (once),
+     *       not put in effect.</li>
      * </ul>
+     * An alert this step wrote before and has retired since (superseded or withdrawn) is not written again.
      */
     private boolean passThrough(ReconciledSubject subject, Alert alert, Collector<Alert> out) {
         List<ReportedAlert> reported = subject.getReported();
         if (find(reported, alert.getAlertId()) != null) {
             return false;
         }
-        ReportedAlert retiredAhead = find(subject.getRetired(), alert.getAlertId());
-        if (retiredAhead != null) {
+        ReportedAlert retired = find(subject.getRetired(), alert.getAlertId());
+        if (retired != null) {
+            if (!retired.getEventIds().isEmpty()) {
+                return false; // written before and superseded or withdrawn since: an alert id is written once
+            }
+            // Retired in advance (named as superseded before it came): passed on once, not put in effect.
+            retired.setEventIds(new ArrayList<>(alert.getMatchedEventIds()));
             out.collect(alert);
-            return false;
+            return true;
         }
         String anchor = alert.getAttributes().get(Alerts.ANCHOR);
         ReportedAlert now = new ReportedAlert(alert.getAlertId(), anchor, new ArrayList<>(alert.getMatchedEventIds()),

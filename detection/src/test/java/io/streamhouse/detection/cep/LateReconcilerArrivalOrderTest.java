@@ -116,6 +116,37 @@ class LateReconcilerArrivalOrderTest {
         }
     }
 
+    /**
+     * The CEP operator gives an alert this step already wrote and saw superseded (a copy of the chain's first alert
+     * after its revisions): it is not written again, and the chain's newest alert stays in effect.
+     */
+    @Test
+    void anAlertAlreadyWrittenAndSupersededIsNotWrittenAgain() throws Exception {
+        List<StampedFact> run = List.of(
+                fact(reading("r1", TRUCK, 106, 1_001, minute(1))), fact(reading("r2", TRUCK, 107, 1_002, minute(2))),
+                fact(reading("r3", TRUCK, 108, 1_003, minute(3))), fact(reading("r4", TRUCK, 109, 1_004, minute(4))));
+        open(overheating);
+        Alert three = cepAlert(run.subList(0, 3), null);
+        Alert four = cepAlert(run, three.getAlertId());
+        run.forEach(r -> {
+            try {
+                harness.processElement1(new StreamRecord<>(r, r.getFact().getOccurredAtMs()));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        harness.processElement2(new StreamRecord<>(Either.Left(three), minute(3).toEpochMilli()));
+        harness.processElement2(new StreamRecord<>(Either.Left(four), minute(4).toEpochMilli()));
+        int written = output().size();
+
+        harness.processElement2(new StreamRecord<>(Either.Left(three), minute(3).toEpochMilli()));
+        harness.processElement2(new StreamRecord<>(Either.Left(four), minute(4).toEpochMilli()));
+
+        assertThat(output()).hasSize(written);
+        assertThat(AlertsInEffect.of(output()).values()).singleElement()
+                .satisfies(a -> assertThat(a.getAlertId()).isEqualTo(four.getAlertId()));
+    }
+
     private void onTime(StampedFact f) throws Exception {
         long at = f.getFact().getOccurredAtMs();
         harness.processElement1(new StreamRecord<>(f, at));
