@@ -1,6 +1,6 @@
 package io.streamhouse.projections;
 
-import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.plumbing.DeadLetters;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;

@@ -2,7 +2,7 @@ package io.streamhouse.replay;
 
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
-import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;

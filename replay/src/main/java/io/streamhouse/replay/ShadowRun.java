@@ -50,7 +50,7 @@ final class ShadowRun {
     }
 
     /** As above, with where the topology reads and writes given (a backfill reads its stitched inputs). */
-    static Result run(Target target, String shadowApplicationId, io.streamhouse.detection.streams.OutputTopics outputs, Cut cut,
+    static Result run(Target target, String shadowApplicationId, io.streamhouse.plumbing.OutputTopics outputs, Cut cut,
                       Admin admin, String bootstrap, TopicSerdes serdes, Path stateDir, Duration timeout, Progress progress,
                       DecisionTopology.AlertsSeenBy alertsSeen)
             throws InterruptedException {

@@ -1,7 +1,7 @@
 package io.streamhouse.replay;
 
 import io.streamhouse.detection.decision.DecisionTopology;
-import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.event.AlertsSeen;
 import io.streamhouse.domain.event.TransactionAuthorizationRequested;
 import io.streamhouse.domain.event.TransactionDecision;

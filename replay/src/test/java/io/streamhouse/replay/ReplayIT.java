@@ -2,7 +2,7 @@ package io.streamhouse.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.detection.decision.DecisionTopology;
-import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.decision.DefaultRules;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.ParcelStatus;
@@ -191,7 +191,7 @@ class ReplayIT {
 
     private static void awaitLiveAt(Target target, String applicationId) throws Exception {
         // What the group commits: the decision app's profiles global store reads shop.customers without group offsets.
-        Cut cut = target.committedPart(Cut.take(admin, target.inputTopics()), io.streamhouse.detection.streams.OutputTopics.LIVE);
+        Cut cut = target.committedPart(Cut.take(admin, target.inputTopics()), io.streamhouse.plumbing.OutputTopics.LIVE);
         assertThat(Groups.awaitCaughtUp(admin, applicationId, cut, target.repartitionTopics(applicationId), Duration.ofSeconds(120),
                 left -> { }, () -> false)).as("%s caught up with its inputs", applicationId).isTrue();
     }

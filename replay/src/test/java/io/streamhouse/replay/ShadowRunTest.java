@@ -34,12 +34,12 @@ class ShadowRunTest {
                 java.util.Map.of(customers, 0L, requests, 10L, stitchedCustomers, 0L));
 
         // The global store's thread commits no group offsets: waiting for them on shop.customers never ends.
-        Cut committed = Target.DECISIONS.committedPart(cut, io.streamhouse.detection.streams.OutputTopics.LIVE);
+        Cut committed = Target.DECISIONS.committedPart(cut, io.streamhouse.plumbing.OutputTopics.LIVE);
         assertThat(committed.offsets()).containsOnlyKeys(requests, stitchedCustomers);
         assertThat(committed.span()).isEqualTo(80 + 7);
-        assertThat(Target.DECISIONS.committedPart(cut, new io.streamhouse.detection.streams.OutputTopics("x.").withInputs("bf."))
+        assertThat(Target.DECISIONS.committedPart(cut, new io.streamhouse.plumbing.OutputTopics("x.").withInputs("bf."))
                 .offsets()).as("a backfill reads the stitched copy").containsOnlyKeys(customers, requests);
-        assertThat(Target.SERVING.committedPart(cut, io.streamhouse.detection.streams.OutputTopics.LIVE)).isEqualTo(cut);
+        assertThat(Target.SERVING.committedPart(cut, io.streamhouse.plumbing.OutputTopics.LIVE)).isEqualTo(cut);
     }
 
     @Test

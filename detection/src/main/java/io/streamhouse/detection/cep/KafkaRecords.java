@@ -2,7 +2,7 @@ package io.streamhouse.detection.cep;
 
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.AlertCategory;
-import io.streamhouse.domain.topic.DeadLetterHeaders;
+import io.streamhouse.plumbing.DeadLetterHeaderBuilder;
 import io.streamhouse.domain.topic.LateEventHeaders;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
@@ -13,6 +13,7 @@ import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacet;
 import org.apache.flink.connector.kafka.lineage.KafkaDatasetFacetProvider;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 import java.nio.charset.StandardCharsets;
@@ -88,18 +89,9 @@ final class KafkaRecords {
 
         @Override
         public ProducerRecord<byte[], byte[]> serialize(DeadLetter d, KafkaSinkContext context, Long timestamp) {
-            RecordHeaders headers = new RecordHeaders();
-            put(headers, DeadLetterHeaders.REASON, d.reason);
-            if (d.exception != null) {
-                put(headers, DeadLetterHeaders.EXCEPTION, d.exception);
-            }
-            put(headers, DeadLetterHeaders.SOURCE_TOPIC, d.sourceTopic);
-            put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(d.sourcePartition));
-            put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(d.sourceOffset));
-            put(headers, DeadLetterHeaders.PROCESSOR, d.processor);
-            if (d.schemaId != null) {
-                put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(d.schemaId));
-            }
+            Headers headers = DeadLetterHeaderBuilder.because(d.reason).exception(d.exception)
+                    .source(d.sourceTopic, d.sourcePartition, d.sourceOffset).processor(d.processor).schemaId(d.schemaId)
+                    .toHeaders();
             return new ProducerRecord<>(topicPrefix + d.sourceTopic + ".dlq", null, null, d.key, d.value, headers);
         }
 

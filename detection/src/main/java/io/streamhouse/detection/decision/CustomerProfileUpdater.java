@@ -1,6 +1,6 @@
 package io.streamhouse.detection.decision;
 
-import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.plumbing.DeadLetters;
 import io.streamhouse.domain.decision.CustomerProfiles;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.state.CustomerProfile;

@@ -1,6 +1,6 @@
 package io.streamhouse.detection.decision;
 
-import io.streamhouse.detection.streams.Decoded;
+import io.streamhouse.plumbing.Decoded;
 import io.streamhouse.domain.decision.CardActivities;
 import io.streamhouse.domain.decision.Features;
 import io.streamhouse.domain.decision.FraudAlerts;

@@ -1,7 +1,7 @@
 package io.streamhouse.detection.decision;
 
-import io.streamhouse.detection.streams.DeadLetters;
-import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.plumbing.DeadLetters;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.decision.Decision;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.decision.Features;

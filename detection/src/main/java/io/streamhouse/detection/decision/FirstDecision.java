@@ -1,6 +1,6 @@
 package io.streamhouse.detection.decision;
 
-import io.streamhouse.detection.streams.DeadLetters;
+import io.streamhouse.plumbing.DeadLetterHeaderBuilder;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.state.DecidedTransaction;
 import org.apache.kafka.common.header.Header;
@@ -144,8 +144,9 @@ final class FirstDecision implements FixedKeyProcessor<String, DecidedTransactio
     private void deadLetter(FixedKeyRecord<String, DecidedTransaction> record, DecidedTransaction decided, String reason) {
         LOG.warn("Dead-lettering request {}-{}@{}: {}", requestsTopic, decided.getRequestPartition(), decided.getRequestOffset(), reason);
         byte[] raw = bytes(decided.getRequest());
-        Headers headers = DeadLetters.headers(record.headers(), reason, null, requestsTopic, decided.getRequestPartition(),
-                decided.getRequestOffset(), processorName, raw);
+        Headers headers = DeadLetterHeaderBuilder.because(reason)
+                .source(requestsTopic, decided.getRequestPartition(), decided.getRequestOffset())
+                .processor(processorName).schemaIdOf(raw).onto(record.headers());
         headers.remove(Decisions.REQUEST_FINGERPRINT_HEADER);
         headers.remove(Decisions.REPLY_PARTITION_HEADER);
         // A dead letter is keyed like the record it came from: the request's card token is in the request; the

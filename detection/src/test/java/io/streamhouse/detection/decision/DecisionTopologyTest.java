@@ -233,7 +233,7 @@ class DecisionTopologyTest {
      */
     @Test
     void theProfileStoreAppliesNoChangeAtOrPastTheGlobalEnd() {
-        startWith(new DecisionTopology.Config(clock, io.streamhouse.detection.streams.OutputTopics.LIVE,
+        startWith(new DecisionTopology.Config(clock, io.streamhouse.plumbing.OutputTopics.LIVE,
                 java.util.Map.of(new org.apache.kafka.common.TopicPartition(Topics.CUSTOMERS.name(), 0), 1L)));
         givenDefaultRules();
         var other = io.streamhouse.domain.event.CustomerEvent.newBuilder(customerEvent("evt-other", Times.T0, addressChange()))
@@ -317,7 +317,7 @@ class DecisionTopologyTest {
         assertThat(live.get("seen-2").getAlertsSeen().getCardOffset()).isZero();
 
         DecisionTopology.AlertsSeenBy asLive = id -> live.get(id).getAlertsSeen();
-        startWith(new DecisionTopology.Config(clock, io.streamhouse.detection.streams.OutputTopics.LIVE, java.util.Map.of(), asLive));
+        startWith(new DecisionTopology.Config(clock, io.streamhouse.plumbing.OutputTopics.LIVE, java.util.Map.of(), asLive));
         givenDefaultRules();
         alert(fraudAlertOnAlice("a-1", Times.T0));
         requests.pipeInput(Cards.ALICE, before);
@@ -444,7 +444,7 @@ class DecisionTopologyTest {
         assertThat(DecisionTopology.replyPartition(Topics.TRANSACTION_DECISION_REPLIES.name(), "tx-p",
                 new FirstDecision.Out(new byte[0], FirstDecision.Out.Kind.REPLY, 12), 12)).as("no such partition").isEmpty();
 
-        startWith(new DecisionTopology.Config(clock, new io.streamhouse.detection.streams.OutputTopics("shadow-")));
+        startWith(new DecisionTopology.Config(clock, new io.streamhouse.plumbing.OutputTopics("shadow-")));
         givenDefaultRules();
         var shadowDecisions = driver.createOutputTopic("shadow-" + Topics.TRANSACTION_DECISIONS.name(), new StringDeserializer(),
                 Serdes.ByteArray().deserializer());

@@ -17,10 +17,11 @@ import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTimes;
 import io.streamhouse.domain.events.EventTypes;
 import io.streamhouse.domain.events.Monies;
-import io.streamhouse.domain.topic.DeadLetterHeaders;
+import io.streamhouse.plumbing.DeadLetterHeaderBuilder;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -30,7 +31,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -466,22 +466,12 @@ public final class CdcNormalisationTopology {
         }
 
         private void deadLetter(Record<byte[], byte[]> record, Exception e) {
-            RecordHeaders headers = new RecordHeaders();
-            record.headers().forEach(h -> headers.add(h.key(), CardNumbers.mask(h.value())));
+            RecordHeaders masked = new RecordHeaders();
+            record.headers().forEach(h -> masked.add(h.key(), CardNumbers.mask(h.value())));
             // Byte for byte but for card numbers, masked digit by digit so the Avro framing still reads (docs/pii.md).
-            headers.add(DeadLetterHeaders.REASON, CardNumbers.mask(String.valueOf(e.getMessage())).getBytes(StandardCharsets.UTF_8));
-            headers.add(DeadLetterHeaders.EXCEPTION, e.getClass().getName().getBytes(StandardCharsets.UTF_8));
-            headers.add(DeadLetterHeaders.PROCESSOR, PROCESSOR.getBytes(StandardCharsets.UTF_8));
-            RecordMetadata meta = context.recordMetadata().orElse(null);
-            if (meta != null) {
-                headers.add(DeadLetterHeaders.SOURCE_TOPIC, meta.topic().getBytes(StandardCharsets.UTF_8));
-                headers.add(DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(meta.partition()).getBytes(StandardCharsets.UTF_8));
-                headers.add(DeadLetterHeaders.SOURCE_OFFSET, Long.toString(meta.offset()).getBytes(StandardCharsets.UTF_8));
-            }
-            if (record.value() != null && record.value().length >= 5 && record.value()[0] == 0) {
-                int id = java.nio.ByteBuffer.wrap(record.value(), 1, 4).getInt();
-                headers.add(DeadLetterHeaders.SCHEMA_ID, Integer.toString(id).getBytes(StandardCharsets.UTF_8));
-            }
+            var why = DeadLetterHeaderBuilder.because(CardNumbers.mask(String.valueOf(e.getMessage()))).exception(e).processor(PROCESSOR);
+            context.recordMetadata().ifPresent(meta -> why.source(meta.topic(), meta.partition(), meta.offset()));
+            Headers headers = why.schemaIdOf(record.value()).onto(masked);
             context.forward(new Record<Object, Object>(CardNumbers.mask(record.key()), CardNumbers.mask(record.value()),
                     record.timestamp(), headers), DLQ_SINK);
         }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.domain.pii.CardNumbers;
-import io.streamhouse.domain.topic.DeadLetterHeaders;
+import io.streamhouse.plumbing.DeadLetterHeaderBuilder;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.ingest.http.FieldError;
@@ -20,7 +20,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -121,13 +120,8 @@ public class TelemetryMessages {
     }
 
     private Outcome deadLetter(String mqttTopic, String vehicleId, byte[] payload, String reason, Exception cause) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put(DeadLetterHeaders.REASON, CardNumbers.mask(reason));
-        headers.put(DeadLetterHeaders.MQTT_TOPIC, CardNumbers.mask(mqttTopic));
-        headers.put(DeadLetterHeaders.PROCESSOR, PROCESSOR);
-        if (cause != null) {
-            headers.put(DeadLetterHeaders.EXCEPTION, cause.getClass().getName());
-        }
+        Map<String, String> headers = DeadLetterHeaderBuilder.because(CardNumbers.mask(reason))
+                .mqttTopic(CardNumbers.mask(mqttTopic)).processor(PROCESSOR).exception(cause).asMap();
         var m = log.deadLetter(DEAD_LETTERS, CardNumbers.mask(vehicleId), CardNumbers.mask(payload), headers);
         return new DeadLettered(CardNumbers.mask(reason), m.partition(), m.offset());
     }

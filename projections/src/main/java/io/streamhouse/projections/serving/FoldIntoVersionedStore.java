@@ -1,7 +1,6 @@
 package io.streamhouse.projections.serving;
 
-import io.streamhouse.domain.topic.DeadLetterHeaders;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import io.streamhouse.plumbing.DeadLetterHeaderBuilder;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -164,22 +163,12 @@ final class FoldIntoVersionedStore<E, V> implements Processor<String, E, String,
             var meta = context.recordMetadata();
             String where = meta.map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse("?");
             LOG.warn("Dead-lettering event {} (key {}) that {} could not fold: {}", where, record.key(), storeName, e.toString());
-            var headers = new RecordHeaders(record.headers().toArray());
-            put(headers, DeadLetterHeaders.REASON, storeName + " could not fold the event: " + e);
-            put(headers, DeadLetterHeaders.EXCEPTION, e.getClass().getName());
-            meta.ifPresent(m -> {
-                put(headers, DeadLetterHeaders.SOURCE_TOPIC, m.topic());
-                put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(m.partition()));
-                put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(m.offset()));
-            });
-            put(headers, DeadLetterHeaders.PROCESSOR, storeName);
-            put(headers, DEAD_LETTER_TOPIC, deadLetterTopic.apply(record.value()));
+            var why = DeadLetterHeaderBuilder.because(storeName + " could not fold the event: " + e).exception(e);
+            meta.ifPresent(m -> why.source(m.topic(), m.partition(), m.offset()));
+            var headers = why.processor(storeName).onto(record.headers());
+            headers.remove(DEAD_LETTER_TOPIC);
+            headers.add(DEAD_LETTER_TOPIC, deadLetterTopic.apply(record.value()).getBytes(StandardCharsets.UTF_8));
             context.forward(new Record<>(record.key(), encode.apply(record.value()), record.timestamp(), headers));
         }
-    }
-
-    private static void put(RecordHeaders headers, String name, String value) {
-        headers.remove(name);
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,7 +1,7 @@
 package io.streamhouse.projections.serving;
 
-import io.streamhouse.detection.streams.DeadLetters;
-import io.streamhouse.detection.streams.OutputTopics;
+import io.streamhouse.plumbing.DeadLetters;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.event.CustomerEvent;
 import io.streamhouse.domain.event.OrderEvent;

@@ -1,12 +1,9 @@
-package io.streamhouse.detection.streams;
+package io.streamhouse.plumbing;
 
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.events.EventTimes;
-import io.streamhouse.domain.topic.DeadLetterHeaders;
 import io.streamhouse.domain.topic.Topic;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -16,8 +13,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -70,28 +65,6 @@ public final class DeadLetters {
     }
 
     /**
-     * The headers of a dead letter: the record's own headers, then why it was dead-lettered ({@link DeadLetterHeaders}:
-     * the reason, the exception's class if there was one, where the record was read, which processor refused it, and
-     * the schema id when the raw bytes are in the registry's wire format).
-     */
-    public static Headers headers(Headers original, String reason, Throwable exception, String topic, int partition,
-                                  long offset, String processor, byte[] raw) {
-        Headers headers = new RecordHeaders(original.toArray());
-        put(headers, DeadLetterHeaders.REASON, reason);
-        if (exception != null) {
-            put(headers, DeadLetterHeaders.EXCEPTION, exception.getClass().getName());
-        }
-        put(headers, DeadLetterHeaders.SOURCE_TOPIC, topic);
-        put(headers, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(partition));
-        put(headers, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(offset));
-        put(headers, DeadLetterHeaders.PROCESSOR, processor);
-        if (raw != null && raw.length >= 5 && raw[0] == 0) {
-            put(headers, DeadLetterHeaders.SCHEMA_ID, Integer.toString(ByteBuffer.wrap(raw, 1, 4).getInt()));
-        }
-        return headers;
-    }
-
-    /**
      * Why an event read from a record written at {@code writtenAtMs} cannot be taken: its envelope's time is more than
      * {@link EventTimes#MAX_AHEAD} ahead ({@link EventTimes#tooFarAhead}, its reason). Empty for a value without an
      * envelope, and for a record without a timestamp.
@@ -102,11 +75,6 @@ public final class DeadLetters {
             return Optional.empty();
         }
         return EventTimes.tooFarAhead(envelope.getOccurredAt(), Instant.ofEpochMilli(writtenAtMs));
-    }
-
-    private static void put(Headers headers, String key, String value) {
-        headers.remove(key);
-        headers.add(key, value.getBytes(StandardCharsets.UTF_8));
     }
 
     private DeadLetters() {

@@ -1,4 +1,4 @@
-package io.streamhouse.detection.streams;
+package io.streamhouse.plumbing;
 
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;

@@ -1,4 +1,4 @@
-package io.streamhouse.detection.streams;
+package io.streamhouse.plumbing;
 
 import io.streamhouse.domain.events.EventTimes;
 import org.apache.kafka.common.header.Headers;
@@ -80,7 +80,8 @@ final class DecodeOrDeadLetter<V> implements FixedKeyProcessor<String, byte[], D
         String why = reason == null ? String.valueOf(e) : reason;
         byte[] raw = record.value();
         LOG.warn("Dead-lettering record {}-{}@{} (key {}): {}", topic, partition, offset, record.key(), why);
-        Headers headers = DeadLetters.headers(record.headers(), why, e, topic, partition, offset, processorName, raw);
+        Headers headers = DeadLetterHeaderBuilder.because(why).exception(e).source(topic, partition, offset)
+                .processor(processorName).schemaIdOf(raw).onto(record.headers());
         context.forward(record.withValue(Decoded.<V>failed(raw == null ? new byte[0] : raw)).withHeaders(headers));
     }
 }

@@ -1,4 +1,4 @@
-package io.streamhouse.detection.streams;
+package io.streamhouse.plumbing;
 
 /**
  * A record's value after decoding: the value with the raw bytes it was decoded from, or only the raw bytes that could
