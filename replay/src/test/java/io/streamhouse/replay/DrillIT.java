@@ -1,9 +1,9 @@
 package io.streamhouse.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.streamhouse.supervisor.ChildState;
-import io.streamhouse.supervisor.ChildStatus;
-import io.streamhouse.supervisor.StatusFile;
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.StatusFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

@@ -9,7 +9,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
-import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.control.ChildState;
 import io.streamhouse.supervisor.RestartPolicy;
 import io.streamhouse.supervisor.Supervisor;
 import org.junit.jupiter.api.Test;

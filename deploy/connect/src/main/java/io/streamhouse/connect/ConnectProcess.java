@@ -4,7 +4,7 @@ import io.streamhouse.security.kafka.KafkaClientSettings;
 
 import io.streamhouse.supervisor.RecordedClasspath;
 import io.streamhouse.supervisor.ChildSpec;
-import io.streamhouse.supervisor.ChildState;
+import io.streamhouse.control.ChildState;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;

@@ -1,6 +1,6 @@
 package io.streamhouse.launcher;
 
-import io.streamhouse.supervisor.HealthCheck;
+import io.streamhouse.control.HealthCheck;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;

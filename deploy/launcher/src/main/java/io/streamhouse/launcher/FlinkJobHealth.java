@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.supervisor.HealthCheck;
-import io.streamhouse.supervisor.HealthCheck.Verdict;
+import io.streamhouse.control.HealthCheck;
+import io.streamhouse.control.HealthCheck.Verdict;
 
 import java.io.IOException;
 import java.net.URI;

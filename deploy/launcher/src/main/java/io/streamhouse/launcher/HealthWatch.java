@@ -1,9 +1,9 @@
 package io.streamhouse.launcher;
 
-import io.streamhouse.supervisor.ChildState;
-import io.streamhouse.supervisor.ChildStatus;
-import io.streamhouse.supervisor.HealthCheck;
-import io.streamhouse.supervisor.HealthCheck.Verdict;
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.HealthCheck;
+import io.streamhouse.control.HealthCheck.Verdict;
 import io.streamhouse.supervisor.SupervisedChild;
 import io.streamhouse.supervisor.Supervisor;
 import org.apache.kafka.clients.admin.Admin;

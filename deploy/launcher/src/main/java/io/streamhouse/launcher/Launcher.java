@@ -7,11 +7,11 @@ import io.streamhouse.security.Roles;
 import io.streamhouse.security.StackTokens;
 import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
-import io.streamhouse.supervisor.ChildState;
-import io.streamhouse.supervisor.ChildStatus;
-import io.streamhouse.supervisor.ControlChannel;
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.ControlChannel;
 import io.streamhouse.supervisor.RestartPolicy;
-import io.streamhouse.supervisor.StatusFile;
+import io.streamhouse.control.StatusFile;
 import io.streamhouse.supervisor.SupervisedChild;
 import io.streamhouse.supervisor.Supervisor;
 import io.streamhouse.supervisor.SupervisorEvent;
@@ -625,7 +625,7 @@ public final class Launcher {
             return 1;
         }
         List<ChildStatus> components = snapshot.get().components();
-        List<io.streamhouse.supervisor.HealthCheck> checks = snapshot.get().checks();
+        List<io.streamhouse.control.HealthCheck> checks = snapshot.get().checks();
         printComponents(components, checks);
         checks.forEach(c -> OUT.println("  " + c.line()));
         components.stream().filter(c -> c.name().equals(CepProcess.COMPONENT) && c.state() == ChildState.RUNNING)
@@ -661,12 +661,12 @@ public final class Launcher {
     }
 
     /** A running component whose checks are degraded or failing shows that verdict as its state (the lines below say why). */
-    private static void printComponents(List<ChildStatus> components, List<io.streamhouse.supervisor.HealthCheck> checks) {
+    private static void printComponents(List<ChildStatus> components, List<io.streamhouse.control.HealthCheck> checks) {
         OUT.printf("  %-9s %-10s %-8s %-8s %-52s %s%n", "COMPONENT", "STATE", "PID", "RESTARTS", "LAST EXIT", "ENDPOINT");
         for (ChildStatus c : components) {
             String exit = c.lastExit().map(e -> e.describe() + " at " + e.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).orElse("-");
             String state = c.state() == ChildState.RUNNING
-                    ? HealthWatch.worst(checks, c.name()).map(io.streamhouse.supervisor.HealthCheck.Verdict::label).orElse(c.state().label())
+                    ? HealthWatch.worst(checks, c.name()).map(io.streamhouse.control.HealthCheck.Verdict::label).orElse(c.state().label())
                     : c.state().label();
             OUT.printf("  %-9s %-10s %-8s %-8d %-52s %s%n", c.name(), state, c.pid() == 0 ? "-" : Long.toString(c.pid()),
                     c.restarts(), exit, c.endpoint().isEmpty() ? "-" : c.endpoint());

@@ -1,7 +1,7 @@
 package io.streamhouse.launcher;
 
-import io.streamhouse.supervisor.HealthCheck;
-import io.streamhouse.supervisor.HealthCheck.Verdict;
+import io.streamhouse.control.HealthCheck;
+import io.streamhouse.control.HealthCheck.Verdict;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.streamhouse.launcher;
 
-import io.streamhouse.supervisor.HealthCheck.Verdict;
+import io.streamhouse.control.HealthCheck.Verdict;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.streamhouse.launcher;
 
-import io.streamhouse.supervisor.ChildState;
-import io.streamhouse.supervisor.ChildStatus;
-import io.streamhouse.supervisor.StatusFile;
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.StatusFile;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;

@@ -1,5 +1,7 @@
 package io.streamhouse.supervisor;
 
+import io.streamhouse.control.ExitInfo;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,5 +1,9 @@
 package io.streamhouse.supervisor;
 
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.ExitInfo;
+
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Duration;

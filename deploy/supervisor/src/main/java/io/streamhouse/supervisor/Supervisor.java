@@ -1,5 +1,8 @@
 package io.streamhouse.supervisor;
 
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

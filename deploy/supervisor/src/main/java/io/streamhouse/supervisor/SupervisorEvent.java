@@ -1,5 +1,7 @@
 package io.streamhouse.supervisor;
 
+import io.streamhouse.control.ExitInfo;
+
 import java.time.Duration;
 
 /** What a {@link SupervisedChild} tells its listener; {@link #line()} is the one line the launcher prints. */

@@ -1,5 +1,7 @@
 package io.streamhouse.supervisor;
 
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.streamhouse.supervisor;
+package io.streamhouse.control;
 
 /** Where a supervised child is in its life. */
 public enum ChildState {

@@ -1,4 +1,4 @@
-package io.streamhouse.supervisor;
+package io.streamhouse.control;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.streamhouse.supervisor;
+package io.streamhouse.control;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.streamhouse.supervisor;
+package io.streamhouse.control;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,12 +56,5 @@ class StatusFileTest {
         assertThat(new ExitInfo(143, Instant.EPOCH).describe()).isEqualTo("killed by signal 15 (SIGTERM)");
         assertThat(new ExitInfo(1, Instant.EPOCH).describe()).isEqualTo("exit code 1");
         assertThat(Files.exists(Path.of("."))).isTrue();
-    }
-
-    @Test
-    void backoffDoublesUpToItsCeiling() {
-        RestartPolicy policy = RestartPolicy.LAUNCHER;
-        assertThat(List.of(1, 2, 3, 4, 5, 6, 7).stream().map(policy::backoff).map(java.time.Duration::toSeconds).toList())
-                .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L);
     }
 }
