@@ -1,6 +1,6 @@
 package io.streamhouse.replay;
 
-import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.domain.topic.ConnectNames;
 import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
@@ -118,7 +118,7 @@ final class BurstDrill implements Callable<Integer> {
                         + ": the burst scores the CEP job, start the stack with it");
             }
             List<String> apiGroups = List.of("streamhouse-api", stack.liveServingId());
-            boolean lakeRuns = DrillSteps.hasMembers(admin, LakeConnector.connectGroup());
+            boolean lakeRuns = DrillSteps.hasMembers(admin, ConnectNames.LAKE_GROUP);
             List<String> failures = new ArrayList<>();
 
             // 1: the burst, at full speed: every event counted once Kafka acknowledged it.

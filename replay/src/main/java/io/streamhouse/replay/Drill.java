@@ -3,7 +3,7 @@ package io.streamhouse.replay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.domain.topic.ConnectNames;
 import io.streamhouse.detection.cep.RetainedCheckpoints;
 import io.streamhouse.domain.event.ParcelScanned;
 import io.streamhouse.domain.event.TransactionDecision;
@@ -332,24 +332,24 @@ final class Drill implements Callable<Integer> {
                         throw new Endpoints.EnvironmentException("the api's group " + g + " is not on " + endpoints.bootstrapServers());
                     }
                 }
-                boolean lakeRuns = DrillSteps.hasMembers(admin, LakeConnector.connectGroup());
+                boolean lakeRuns = DrillSteps.hasMembers(admin, ConnectNames.LAKE_GROUP);
                 List<String> lagGroups = switch (scenario) {
                     case KILL_API, WIPE_API_STATE -> apiGroups;
                     case KILL_CEP -> List.of(CEP_GROUP);
-                    case KILL_CONNECT -> List.of(LakeConnector.connectGroup());
+                    case KILL_CONNECT -> List.of(ConnectNames.LAKE_GROUP);
                     case RESTART_BROKER -> {
                         List<String> all = new ArrayList<>(apiGroups);
                         if (Groups.exists(admin, CEP_GROUP)) {
                             all.add(CEP_GROUP);
                         }
                         if (lakeRuns) {
-                            all.add(LakeConnector.connectGroup());
+                            all.add(ConnectNames.LAKE_GROUP);
                         }
                         yield all;
                     }
                 };
                 if (scenario == Scenario.KILL_CONNECT && !lakeRuns) {
-                    throw new Endpoints.EnvironmentException("the lake's sink (group " + LakeConnector.connectGroup()
+                    throw new Endpoints.EnvironmentException("the lake's sink (group " + ConnectNames.LAKE_GROUP
                             + ") has no members: kill-connect checks Iceberg against Kafka, start the stack with the lake");
                 }
                 if (scenario == Scenario.KILL_CEP && !Groups.exists(admin, CEP_GROUP)) {

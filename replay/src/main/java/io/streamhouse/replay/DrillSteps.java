@@ -5,7 +5,7 @@ import io.streamhouse.domain.event.Alert;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.domain.topic.ConnectNames;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAuditProcess;
 import org.apache.kafka.clients.admin.Admin;
@@ -113,7 +113,7 @@ final class DrillSteps {
         LakeAuditProcess.Result r;
         while (true) {
             try {
-                r = LakeAuditProcess.audit(catalog, bootstrap, LakeConnector.DEAD_LETTER_TOPIC,
+                r = LakeAuditProcess.audit(catalog, bootstrap, ConnectNames.LAKE_DEAD_LETTER_TOPIC,
                         stack.data().resolve("replay/drill-lake-audit"), Duration.ofSeconds(180));
             } catch (IllegalStateException | UncheckedIOException e) {
                 return new Drill.LakeCheck(true, false, 0, 0, 0, List.of(), e.getMessage().lines().findFirst().orElse(""));

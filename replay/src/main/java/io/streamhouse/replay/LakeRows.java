@@ -1,6 +1,6 @@
 package io.streamhouse.replay;
 
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import org.apache.avro.Conversions;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
@@ -149,7 +149,7 @@ final class LakeRows {
                 // A union of several branches landed as a struct with one optional field per branch: the set one.
                 Record struct = (Record) v;
                 for (Schema branch : branches) {
-                    Object b = struct.getField(io.streamhouse.lake.LakeSchemas.branchName(branch));
+                    Object b = struct.getField(LakeNames.branchName(branch));
                     if (b != null) {
                         return value(branch, b, path);
                     }

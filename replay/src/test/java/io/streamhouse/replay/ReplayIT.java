@@ -542,18 +542,18 @@ class ReplayIT {
         Map<TopicPartition, Long> logCounts = new java.util.HashMap<>();
         reader.read(landedEnds, r -> logCounts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
         Map<String, String> catalogProperties = platform.lakeCatalog();
-        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.lake.LakeNames.CATALOG, catalogProperties,
+        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.domain.topic.LakeNames.CATALOG, catalogProperties,
                 new org.apache.hadoop.conf.Configuration());
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             for (String topic : Target.SERVING.inputTopics()) {
-                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.lake.LakeNames.NAMESPACE,
-                        io.streamhouse.lake.LakeNames.tableName(topic)));
+                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.domain.topic.LakeNames.NAMESPACE,
+                        io.streamhouse.domain.topic.LakeNames.tableName(topic)));
                 table.refresh();
                 Map<TopicPartition, Long> rows = new java.util.HashMap<>();
                 if (table.currentSnapshot() != null) {
-                    try (var it = org.apache.iceberg.data.IcebergGenerics.read(table).select(io.streamhouse.lake.LakeNames.PARTITION_COLUMN).build()) {
+                    try (var it = org.apache.iceberg.data.IcebergGenerics.read(table).select(io.streamhouse.domain.topic.LakeNames.PARTITION_COLUMN).build()) {
                         for (var r : it) {
-                            rows.merge(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.lake.LakeNames.PARTITION_COLUMN)), 1L, Long::sum);
+                            rows.merge(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.domain.topic.LakeNames.PARTITION_COLUMN)), 1L, Long::sum);
                         }
                     }
                 }
@@ -828,7 +828,7 @@ class ReplayIT {
 
     /** Until each partition's records on the log, from its start, are all rows of the topic's table. */
     private static void awaitLanded(Map<String, String> catalogProperties, List<String> topics) throws Exception {
-        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.lake.LakeNames.CATALOG, catalogProperties,
+        var catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(io.streamhouse.domain.topic.LakeNames.CATALOG, catalogProperties,
                 new org.apache.hadoop.conf.Configuration());
         var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
         Map<TopicPartition, java.util.Set<Long>> onTheLog = new java.util.HashMap<>();
@@ -836,16 +836,16 @@ class ReplayIT {
                 x -> new java.util.HashSet<>()).add(r.offset()));
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             for (String topic : topics) {
-                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.lake.LakeNames.NAMESPACE,
-                        io.streamhouse.lake.LakeNames.tableName(topic)));
+                var table = catalog.loadTable(org.apache.iceberg.catalog.TableIdentifier.of(io.streamhouse.domain.topic.LakeNames.NAMESPACE,
+                        io.streamhouse.domain.topic.LakeNames.tableName(topic)));
                 table.refresh();
                 Map<TopicPartition, java.util.Set<Long>> rows = new java.util.HashMap<>();
                 if (table.currentSnapshot() != null) {
                     try (var it = org.apache.iceberg.data.IcebergGenerics.read(table)
-                            .select(io.streamhouse.lake.LakeNames.PARTITION_COLUMN, io.streamhouse.lake.LakeNames.OFFSET_COLUMN).build()) {
+                            .select(io.streamhouse.domain.topic.LakeNames.PARTITION_COLUMN, io.streamhouse.domain.topic.LakeNames.OFFSET_COLUMN).build()) {
                         for (var r : it) {
-                            rows.computeIfAbsent(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.lake.LakeNames.PARTITION_COLUMN)),
-                                    x -> new java.util.HashSet<>()).add((Long) r.getField(io.streamhouse.lake.LakeNames.OFFSET_COLUMN));
+                            rows.computeIfAbsent(new TopicPartition(topic, (Integer) r.getField(io.streamhouse.domain.topic.LakeNames.PARTITION_COLUMN)),
+                                    x -> new java.util.HashSet<>()).add((Long) r.getField(io.streamhouse.domain.topic.LakeNames.OFFSET_COLUMN));
                         }
                     }
                 }

@@ -1,5 +1,7 @@
 package io.streamhouse.connect;
 
+import io.streamhouse.domain.topic.ConnectNames;
+
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,7 +32,7 @@ public final class CdcConnector {
     /** By name, not by class: this class is loaded by parents that have no Connect API on their classpath. */
     static final String CONVERTER = "io.streamhouse.connect.RegistryAvroConverter";
 
-    public static final String DEFAULT_NAME = "shop-cdc";
+    public static final String DEFAULT_NAME = ConnectNames.CDC_CONNECTOR;
     public static final String DEFAULT_SLOT = "streamhouse_shop";
     public static final String DEFAULT_PUBLICATION = "streamhouse_shop";
     public static final String TOPIC_PREFIX = "shopdb";

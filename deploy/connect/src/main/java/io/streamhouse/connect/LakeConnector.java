@@ -3,7 +3,8 @@ package io.streamhouse.connect;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.ConnectNames;
+import io.streamhouse.domain.topic.LakeNames;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,14 +44,14 @@ import java.util.Objects;
  */
 public final class LakeConnector {
 
-    public static final String NAME = "lake";
+    public static final String NAME = ConnectNames.LAKE_CONNECTOR;
     public static final String CONNECTOR_CLASS = "org.apache.iceberg.connect.IcebergSinkConnector";
-    public static final String DEAD_LETTER_TOPIC = "lake.dlq";
-    public static final String CONTROL_TOPIC_PREFIX = "streamhouse.lake.control.";
+    public static final String DEAD_LETTER_TOPIC = ConnectNames.LAKE_DEAD_LETTER_TOPIC;
+    public static final String CONTROL_TOPIC_PREFIX = ConnectNames.LAKE_CONTROL_TOPIC_PREFIX;
     /** The prefix of the sink's transactional ids ({@code iceberg.coordinator.transactional.prefix}). */
-    public static final String TRANSACTIONAL_PREFIX = "streamhouse-lake-";
+    public static final String TRANSACTIONAL_PREFIX = ConnectNames.LAKE_TRANSACTIONAL_PREFIX;
     /** The prefix of the tasks' control-topic consumer groups ({@code iceberg.control.group-id-prefix}). */
-    public static final String CONTROL_GROUP_PREFIX = "streamhouse-lake-control-";
+    public static final String CONTROL_GROUP_PREFIX = ConnectNames.LAKE_CONTROL_GROUP_PREFIX;
     public static final int COMMIT_INTERVAL_MS = 1_000;
     public static final int COMMIT_TIMEOUT_MS = 4_000;
     static final String ROUTE_GUARD = "io.streamhouse.connect.LakeRouteGuard";
@@ -97,12 +98,12 @@ public final class LakeConnector {
 
     /** The sink task's consumer group (Connect's {@code connect-<name>}); the sink commits its offsets itself. */
     public static String connectGroup() {
-        return "connect-" + NAME;
+        return ConnectNames.LAKE_GROUP;
     }
 
     /** The coordinator's consumer group on the control topic. */
     public static String coordinatorGroup() {
-        return connectGroup() + "-coord";
+        return ConnectNames.LAKE_COORDINATOR_GROUP;
     }
 
     public static Map<String, String> config(Settings s) {

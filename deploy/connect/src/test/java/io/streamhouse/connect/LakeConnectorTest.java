@@ -1,6 +1,6 @@
 package io.streamhouse.connect;
 
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.sink.SinkRecord;

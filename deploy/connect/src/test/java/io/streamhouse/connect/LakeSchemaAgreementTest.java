@@ -8,7 +8,7 @@ import io.streamhouse.domain.event.Envelope;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.InMemorySchemaRegistryClient;
 import io.streamhouse.domain.wire.WireFormat;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.lake.LakeSchemas;
 import io.streamhouse.lake.LakeTables;
 import org.apache.avro.specific.SpecificDatumWriter;

@@ -8,7 +8,7 @@ import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.platform.SharedPlatform;
 import org.apache.iceberg.CatalogUtil;

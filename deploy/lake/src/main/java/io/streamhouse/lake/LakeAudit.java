@@ -1,5 +1,6 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.iceberg.Table;

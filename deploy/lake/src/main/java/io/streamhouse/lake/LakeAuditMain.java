@@ -1,5 +1,6 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.domain.topic.LakeNames;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 

@@ -1,5 +1,6 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.domain.topic.LakeNames;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.iceberg.PartitionSpec;
@@ -59,14 +60,6 @@ public final class LakeSchemas {
         return PartitionSpec.builderFor(schema).day(eventTimeColumn, "event_day").build();
     }
 
-    /** The struct field name of a union branch; {@code ConnectAvro} uses the same rule. */
-    public static String branchName(org.apache.avro.Schema branch) {
-        return switch (branch.getType()) {
-            case RECORD, ENUM, FIXED -> branch.getName();
-            default -> branch.getType().getName();
-        };
-    }
-
     private static final class Mapper {
         private final AtomicInteger ids;
         private final Deque<String> path = new ArrayDeque<>();
@@ -108,7 +101,7 @@ public final class LakeSchemas {
                     List<Types.NestedField> fields = new ArrayList<>();
                     Set<String> names = new HashSet<>();
                     for (org.apache.avro.Schema branch : branches) {
-                        String name = branchName(branch);
+                        String name = LakeNames.branchName(branch);
                         if (!names.add(name)) {
                             throw new IllegalArgumentException("two branches named " + name + " in union " + schema);
                         }

@@ -1,5 +1,6 @@
 package io.streamhouse.lake;
 
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.domain.topic.Topic;
 import org.apache.avro.specific.SpecificData;
 import org.apache.iceberg.PartitionSpec;

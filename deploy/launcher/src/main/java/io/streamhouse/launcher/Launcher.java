@@ -244,7 +244,7 @@ public final class Launcher {
                 OUT.println("Starting the lake (Iceberg tables, Iceberg Kafka Connect sink) ...");
                 var connect = stack.platform.lake();
                 OUT.printf("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)%n",
-                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.lake.LakeNames.landed().size(),
+                        io.streamhouse.connect.LakeConnector.NAME, io.streamhouse.domain.topic.LakeNames.landed().size(),
                         stack.platform.lakeWarehouse(), io.streamhouse.connect.LakeConnector.COMMIT_INTERVAL_MS, seconds(began));
             } else {
                 // The worker keeps its connectors in its config topic: one registered by an earlier run would resume.

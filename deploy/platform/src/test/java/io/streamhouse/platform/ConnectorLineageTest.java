@@ -4,7 +4,7 @@ import io.openlineage.client.OpenLineageClientUtils;
 import io.streamhouse.connect.CdcConnector;
 import io.streamhouse.connect.LakeConnector;
 import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.lineage.JobLineage;
 import io.streamhouse.lineage.LineageGraph;
 import io.streamhouse.lineage.LineageRun;

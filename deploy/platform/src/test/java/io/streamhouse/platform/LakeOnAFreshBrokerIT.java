@@ -14,7 +14,7 @@ import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAudit.Coordinate;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.platform.junit.WithStreamhousePlatform;
 import io.streamhouse.registry.RegistryConfig;
 import io.streamhouse.registry.SchemaRegistryServer;

@@ -1,5 +1,6 @@
 package io.streamhouse.loadtests.bench;
 
+import io.streamhouse.domain.topic.LakeNames;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import picocli.CommandLine.Option;
@@ -46,6 +47,6 @@ final class LakeCatalogOptions {
         props.put("jdbc.password", catalogPassword);
         props.put("jdbc.schema-version", "V1");
         props.put("warehouse", warehouse);
-        return CatalogUtil.buildIcebergCatalog("lake", props, new org.apache.hadoop.conf.Configuration());
+        return CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, props, new org.apache.hadoop.conf.Configuration());
     }
 }

@@ -6,6 +6,7 @@ import io.streamhouse.domain.event.GeoPoint;
 import io.streamhouse.domain.event.VehicleTelemetry;
 import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
@@ -74,7 +75,7 @@ public final class LakeFreshnessBenchmark implements Callable<Integer> {
             return 2;
         }
         Catalog catalog = lake.catalog();
-        Table table = catalog.loadTable(TableIdentifier.of("streamhouse", "fleet_vehicles_telemetry"));
+        Table table = catalog.loadTable(TableIdentifier.of(LakeNames.NAMESPACE, LakeNames.tableName(Topics.VEHICLE_TELEMETRY.name())));
         table.refresh();
         Snapshot start = table.currentSnapshot();
 

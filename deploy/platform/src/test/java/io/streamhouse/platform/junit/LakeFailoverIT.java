@@ -11,7 +11,7 @@ import io.streamhouse.domain.wire.AvroSerializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAudit.Coordinate;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.platform.EmbeddedPlatform;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.TableIdentifier;

@@ -12,7 +12,7 @@ import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.WireFormat;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAudit.Coordinate;
-import io.streamhouse.lake.LakeNames;
+import io.streamhouse.domain.topic.LakeNames;
 import io.openlineage.client.OpenLineage;
 import io.openlineage.client.OpenLineageClientUtils;
 import io.openlineage.client.utils.DatasetIdentifier;

@@ -1,14 +1,11 @@
-package io.streamhouse.lake;
-
-import io.streamhouse.domain.topic.Topic;
-import io.streamhouse.domain.topic.Topics;
+package io.streamhouse.domain.topic;
 
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The lake's names, shared by the parent side (the platform, the connector's configuration) and the Iceberg side.
- * JDK and domain only: the platform and the launcher load this class with no Iceberg jar on their classpath.
+ * The lake's names in the catalog, shared by the parent side (the platform, the connector's configuration, replay's
+ * backfill and the drills) and the Iceberg side. JDK only, so no reader needs an Iceberg jar to name a table.
  *
  * <p>Contract (readers such as the snapshot-SQL service rely on it): catalog {@value #CATALOG}, namespace
  * {@value #NAMESPACE}, one table per landed topic named after the topic with {@code .} replaced by {@code _}; columns
@@ -44,6 +41,14 @@ public final class LakeNames {
     /** {@code streamhouse.payments_transactions_decisions}: the identifier the sink and readers use. */
     public static String qualifiedTableName(String topic) {
         return NAMESPACE + "." + tableName(topic);
+    }
+
+    /** The struct field name of a union branch in a table; {@code ConnectAvro} uses the same rule. */
+    public static String branchName(org.apache.avro.Schema branch) {
+        return switch (branch.getType()) {
+            case RECORD, ENUM, FIXED -> branch.getName();
+            default -> branch.getType().getName();
+        };
     }
 
     /**
