@@ -5,6 +5,7 @@ import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.SupervisedComponent;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
@@ -43,7 +44,7 @@ import java.util.Map;
  *       then SIGTERM, then SIGKILL; descendants of the child (there are none today) get the same treatment.</li>
  * </ul>
  */
-public final class BrokerProcess implements AutoCloseable {
+public final class BrokerProcess implements SupervisedComponent {
 
     /** Resource holding the broker's runtime classpath, written by maven-dependency-plugin at build time. */
     public static final String CLASSPATH_RESOURCE = "streamhouse-broker.classpath";
@@ -93,47 +94,9 @@ public final class BrokerProcess implements AutoCloseable {
         return child.endpoint();
     }
 
-    /** PID of the current child JVM. */
-    public long pid() {
-        return child.pid();
-    }
-
-    /** Handle of the current child JVM, e.g. to watch it end. */
-    public ProcessHandle processHandle() {
-        return child.processHandle().orElseThrow();
-    }
-
-    /** The supervised component, for status, kill and restart. */
+    @Override
     public SupervisedChild supervised() {
         return child;
-    }
-
-    /** The child's log file (Kafka at WARN, lifecycle notes, JVM errors). */
-    public Path logFile() {
-        return child.logFile();
-    }
-
-    /** Time from the latest start to the ready line. */
-    public Duration startDuration() {
-        return child.lastStartDuration();
-    }
-
-    public boolean isAlive() {
-        return child.isAlive();
-    }
-
-    /**
-     * Hands stopping over to an owner that stops several pieces in order (JVM shutdown hooks run concurrently, so
-     * this one would race the owner's). If the JVM dies without closing, the child still stops on its own.
-     */
-    public void releaseShutdownHook() {
-        child.releaseShutdownHook();
-    }
-
-    /** Stops the broker: stdin EOF (clean shutdown), then SIGTERM, then SIGKILL. Idempotent. */
-    @Override
-    public void close() {
-        child.close();
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.streamhouse.control.ChildState;
 import io.streamhouse.supervisor.LocalFiles;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.SupervisedComponent;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
@@ -44,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  * with no restart, for failover tests that start a replacement themselves. Connectors are managed over the REST API
  * ({@link #putConnector}, {@link #awaitRunning}).
  */
-public final class ConnectProcess implements AutoCloseable {
+public final class ConnectProcess implements SupervisedComponent {
 
     public static final String CLASSPATH_RESOURCE = "streamhouse-connect.classpath";
     /** Component name under the supervisor. */
@@ -57,14 +58,12 @@ public final class ConnectProcess implements AutoCloseable {
 
     private final SupervisedChild child;
     private final URI restUrl;
-    private final Path logFile;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     private ConnectProcess(SupervisedChild child, URI restUrl) {
         this.child = child;
         this.restUrl = restUrl;
-        this.logFile = child.logFile();
     }
 
     /** Starts a worker that is not restarted if it dies. */
@@ -120,29 +119,9 @@ public final class ConnectProcess implements AutoCloseable {
         return restUrl;
     }
 
-    public long pid() {
-        return child.pid();
-    }
-
-    public ProcessHandle processHandle() {
-        return child.processHandle().orElseThrow();
-    }
-
-    /** The supervised component, for status, kill and restart. */
+    @Override
     public SupervisedChild supervised() {
         return child;
-    }
-
-    public Path logFile() {
-        return logFile;
-    }
-
-    public Duration startDuration() {
-        return child.lastStartDuration();
-    }
-
-    public boolean isAlive() {
-        return child.isAlive();
     }
 
     /** Stopped on purpose or given up: it will not come back by itself (a restarting worker is not stopped). */
@@ -237,8 +216,8 @@ public final class ConnectProcess implements AutoCloseable {
                 continue;
             }
             if (last.contains("\"FAILED\"")) {
-                throw new IllegalStateException("connector " + name + " failed: " + last + "\nLast lines of " + logFile
-                        + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES));
+                throw new IllegalStateException("connector " + name + " failed: " + last + "\nLast lines of " + logFile()
+                        + ":\n" + LocalFiles.tail(logFile(), LOG_TAIL_LINES));
             }
             int idx = last.indexOf("\"tasks\"");
             if (idx > 0 && last.substring(0, idx).contains("\"RUNNING\"") && last.substring(idx).contains("\"RUNNING\"")) {
@@ -247,7 +226,7 @@ public final class ConnectProcess implements AutoCloseable {
             pause(Duration.ofMillis(200));
         }
         throw new IllegalStateException("connector " + name + " not RUNNING within " + timeout.toSeconds() + " s; status: "
-                + last + "\nLast lines of " + logFile + ":\n" + LocalFiles.tail(logFile, LOG_TAIL_LINES));
+                + last + "\nLast lines of " + logFile() + ":\n" + LocalFiles.tail(logFile(), LOG_TAIL_LINES));
     }
 
     private void restartFailed(String name) {
@@ -277,15 +256,6 @@ public final class ConnectProcess implements AutoCloseable {
     public void kill() {
         child.killAndStop();
         close();
-    }
-
-    public void releaseShutdownHook() {
-        child.releaseShutdownHook();
-    }
-
-    @Override
-    public void close() {
-        child.close();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.streamhouse.launcher;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.SupervisedComponent;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.Map;
  * {@link ExitWithParent} exits when this process ends. The port is fixed before the first start, so a restart
  * answers on the same URL.
  */
-final class AppProcess implements AutoCloseable {
+final class AppProcess implements SupervisedComponent {
     static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
@@ -73,18 +74,9 @@ final class AppProcess implements AutoCloseable {
         return url;
     }
 
-    long pid() {
-        return child.pid();
-    }
-
-    Path log() {
-        return child.logFile();
-    }
-
-    /** Closes the child's stdin (it exits cleanly), then terminates it if it has not exited within 20 s. */
     @Override
-    public void close() {
-        child.close();
+    public SupervisedChild supervised() {
+        return child;
     }
 
     private static Path codeSource() {

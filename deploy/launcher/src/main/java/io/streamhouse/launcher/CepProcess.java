@@ -5,6 +5,7 @@ import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.SupervisedComponent;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.List;
  * {@code <logs>/cep.log}; it stops when this process closes its stdin, or dies. Its last checkpoint is retained
  * under {@code <data>/cep/checkpoints} and every start, a supervisor's restart included, resumes from it.
  */
-final class CepProcess implements AutoCloseable {
+final class CepProcess implements SupervisedComponent {
     static final String MAIN = "io.streamhouse.detection.cep.CepMain";
     static final String READY_PREFIX = "STREAMHOUSE-CEP-READY ";
     static final String COMPONENT = "cep";
@@ -64,17 +65,8 @@ final class CepProcess implements AutoCloseable {
         return new CepProcess(child);
     }
 
-    long pid() {
-        return child.pid();
-    }
-
-    Path log() {
-        return child.logFile();
-    }
-
-    /** Closes the child's stdin (it cancels the job and exits), then terminates it if it has not exited within 30 s. */
     @Override
-    public void close() {
-        child.close();
+    public SupervisedChild supervised() {
+        return child;
     }
 }

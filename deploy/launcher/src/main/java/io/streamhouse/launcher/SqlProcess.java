@@ -6,6 +6,7 @@ import io.streamhouse.lakequery.LakeQueryProcess;
 import io.streamhouse.supervisor.ChildSpec;
 import io.streamhouse.supervisor.Readiness;
 import io.streamhouse.supervisor.SupervisedChild;
+import io.streamhouse.supervisor.SupervisedComponent;
 import io.streamhouse.supervisor.Supervisor;
 
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.time.Duration;
  * its ready line on stdout, output in {@code <logs>/sql.log}. The port is fixed before the first start, so the api's
  * {@code STREAMHOUSE_LAKE_QUERY_URL} stays right across restarts; it stops when this process closes its stdin, or dies.
  */
-final class SqlProcess implements AutoCloseable {
+final class SqlProcess implements SupervisedComponent {
     static final String COMPONENT = "sql";
     static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     static final Duration STOP_GRACE = Duration.ofSeconds(15);
@@ -53,17 +54,8 @@ final class SqlProcess implements AutoCloseable {
         return url;
     }
 
-    long pid() {
-        return child.pid();
-    }
-
-    Duration startDuration() {
-        return child.lastStartDuration();
-    }
-
-    /** Closes the child's stdin (it stops its engine and exits), then terminates it if it has not exited within 15 s. */
     @Override
-    public void close() {
-        child.close();
+    public SupervisedChild supervised() {
+        return child;
     }
 }
