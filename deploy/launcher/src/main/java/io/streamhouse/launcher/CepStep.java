@@ -1,0 +1,31 @@
+package io.streamhouse.launcher;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** The CEP job (Flink MiniCluster in a child JVM). After the apps: its start is CPU-heavy, and the apps answer first. */
+final class CepStep implements StartStep {
+
+    @Override
+    public String name() {
+        return "cep";
+    }
+
+    @Override
+    public Optional<String> skip(StartContext c) {
+        return c.options.runs(LaunchOptions.Part.CEP) ? Optional.empty()
+                : Optional.of("Not starting the CEP job (--without cep): no alerts on alerts.fraud, alerts.parcels, alerts.maintenance.");
+    }
+
+    @Override
+    public String announce(StartContext c) {
+        return "Starting the CEP job (Flink) ...";
+    }
+
+    @Override
+    public void start(StartContext c, Consumer<String> out) throws Exception {
+        RunningStack stack = c.stack;
+        stack.cep = CepProcess.start(c.options.home(), stack.platform.bootstrapServers(),
+                stack.platform.schemaRegistryUrl().toString(), c.data.resolve("cep"), c.logs(), stack.supervisor);
+    }
+}
