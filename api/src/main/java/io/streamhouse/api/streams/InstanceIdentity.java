@@ -79,9 +79,9 @@ public class InstanceIdentity implements ConfigSourceFactory {
     }
 
     /**
-     * The environment first: measured on a stack, this factory's context saw neither {@code STREAMHOUSE_*} variables
-     * nor the expanded {@code ${STREAMHOUSE_STATE_DIR:...}} (the id came from the default state directory, and
-     * {@code STREAMHOUSE_STATIC_MEMBERSHIP=false} did not reach the decision application).
+     * The environment first: this factory's context sees neither {@code STREAMHOUSE_*} variables nor the expanded
+     * {@code ${STREAMHOUSE_STATE_DIR:...}}, so without it the id would come from the default state directory and
+     * {@code STREAMHOUSE_STATIC_MEMBERSHIP=false} would not reach the decision application.
      */
     private static String value(ConfigSourceContext context, String name) {
         String fromEnv = env(name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));

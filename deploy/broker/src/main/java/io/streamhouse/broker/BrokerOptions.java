@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit, Path credentialsDir) {
 
-    /** Enough for development traffic. Measured: an idle broker with this heap has a resident size of ~230 MB. */
+    /** Enough for development traffic. */
     public static final String DEFAULT_MAX_HEAP = "384m";
 
     private static final Pattern HEAP = Pattern.compile("\\d+[kKmMgG]?");

@@ -15,11 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * partition writes through it (see {@link OpenStores}).
  *
  * <p><b>Why.</b> Reading the latest version from the store is a RocksDB read and an Avro decode: about a tenth of a
- * parcel lookup's CPU (JFR, docs/benchmarks.md, "Serving"). Only lookups put keys here (in the api; a rebuild keeps its writes too, see the constructor). A first version kept what
- * the fold wrote too: on a stream of scans over 50,000 parcels every written state then lived until evicted, and died
- * in the old generation (the api's old generation 88 % full after one benchmark, young collections 18 ms on average,
- * against 19 % and 6 ms with lookups alone keeping keys). The fold still reads a kept key from here, and keeps it
- * current.
+ * parcel lookup's CPU (docs/benchmarks.md, "Serving"). Only lookups put keys here (in the api; a rebuild keeps its
+ * writes too, see the constructor): were every state the fold writes kept, each would live until evicted and die in the
+ * old generation. The fold still reads a kept key from here, and keeps it current.
  *
  * <p><b>Guarantees.</b> An entry is always the store's latest version of its key, or the store's absence of one:
  * <ul>
