@@ -26,7 +26,7 @@ import static org.hamcrest.Matchers.hasSize;
 
 /** {@code POST /v1/telemetry} against the shared platform (the app boots once for all ingest tests). */
 @QuarkusTest
-class TelemetryResourceTest {
+class TelemetryResourceIT {
 
     static String vehicle() {
         return "truck-" + UUID.randomUUID().toString().substring(0, 8);

@@ -47,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class PiiServingTest {
+class PiiServingIT {
     static final Path LOG_FILE = Path.of("target/quarkus-test.log");
     static final ObjectMapper JSON = new ObjectMapper();
 

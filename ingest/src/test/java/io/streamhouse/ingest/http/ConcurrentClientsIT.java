@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/history/drills-2026-12-02.md, "Ingest silent"). So ingest does not offer h2c ({@code quarkus.http.http2=false}).
  */
 @QuarkusTest
-class ConcurrentClientsTest {
+class ConcurrentClientsIT {
     @TestHTTPResource("/v1/transactions/authorize")
     URI authorize;
 

@@ -42,7 +42,7 @@ import static org.hamcrest.Matchers.notNullValue;
 
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class TransactionResourceTest {
+class TransactionResourceIT {
     static final String PAN = "4111111111111111";
 
     @Inject

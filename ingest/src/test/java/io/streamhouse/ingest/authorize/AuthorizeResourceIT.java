@@ -61,7 +61,7 @@ import static org.hamcrest.Matchers.hasItem;
  * demo load ({@code LauncherIT}).
  */
 @QuarkusTest
-class AuthorizeResourceTest {
+class AuthorizeResourceIT {
 
     private static String payment(String id, String amount, String mcc) {
         return """

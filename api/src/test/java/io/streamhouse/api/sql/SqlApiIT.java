@@ -48,7 +48,7 @@ import static org.awaitility.Awaitility.await;
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
 @QuarkusTestResource(value = LakeQueryTestResource.class, restrictToAnnotatedClass = true)
-class SqlApiTest {
+class SqlApiIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String RUN = "sqlapi-" + UUID.randomUUID().toString().substring(0, 8);
 

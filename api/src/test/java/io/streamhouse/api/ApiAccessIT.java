@@ -38,7 +38,7 @@ import static org.hamcrest.Matchers.not;
  * tools/list filtered by role.
  */
 @QuarkusTest
-class ApiAccessTest {
+class ApiAccessIT {
     @TestHTTPResource("/")
     URL root;
 

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 /** The running api's decision application is in its group as this instance's static member, under the derived id. */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class StaticMembershipTest {
+class StaticMembershipIT {
     @Inject
     ApiConfig config;
 

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * serving app is off in @QuarkusTests; LineageOfTheAppsTest checks its events and both graphs against the topologies.)
  */
 @QuarkusTest
-class LineageApiTest {
+class LineageApiIT {
     static final String OPS = TestTokens.bearer(TestTokens.of("test-lineage-ops", Roles.OPS));
 
     /** The graph, once the endpoint answers 200 with it (a 503 problem while the topic cannot be read yet). */

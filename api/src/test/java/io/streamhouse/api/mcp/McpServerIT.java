@@ -57,7 +57,7 @@ import static org.awaitility.Awaitility.await;
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class McpServerTest {
+class McpServerIT {
     /** Requests of this class go out as test-agent: a token with agent, ops. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {
@@ -234,7 +234,7 @@ class McpServerTest {
      * decision topology turns it into the card's fraud alert on alerts.fraud (which feeds the flagged-subject rule).
      * That the card's next payment is then BLOCKed is shown by ReviewOutcomeRoutingTest (TopologyTestDriver): a
      * card's second payment cannot be decided inside a @QuarkusTest, where the card's state store reads Avro
-     * classes from the wrong class loader (the known trap; DecisionSliceTest uses one payment per card for it).
+     * classes from the wrong class loader (the known trap; DecisionSliceIT uses one payment per card for it).
      */
     @Test
     void aConfirmedFraudReviewIsWrittenKeyedByCardAndFlagsTheCardOnTheFraudAlerts() throws Exception {

@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  * partition nor from the decisions topic, which it no longer reads. The decision topology's side (the copy, to the
  * partition the request named) is {@code DecisionTopologyTest}; both together are what the authorize benchmark runs.
  */
-class DecisionWaiterRepliesTest {
+class DecisionWaiterRepliesIT {
 
     private static IngestConfig config(String replies, int partition) {
         var platform = SharedPlatform.get();

@@ -1,4 +1,4 @@
-package io.streamhouse.api.streams;
+package io.streamhouse.ingest.kafka;
 
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -13,24 +13,21 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The clients Quarkus builds from configuration take their security settings from KafkaClientSettings: the decision
- * application's {@code kafka-streams.*} and the default Kafka configuration ({@code kafka.*}) that the audit channel reads.
+ * The clients Quarkus builds from configuration take their security settings from KafkaClientSettings: the default
+ * Kafka configuration ({@code kafka.*}) that the audit channel and the Kafka health check read.
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class KafkaSecuritySourceTest {
+class KafkaSecuritySourceIT {
     @Inject
     @Identifier("default-kafka-broker")
     Map<String, Object> defaultKafka;
 
     @Test
     void quarkusBuiltClientsGetTheSharedSecuritySettings() {
-        var config = ConfigProvider.getConfig();
-        for (String key : new String[] {"kafka.security.protocol", "kafka-streams.security.protocol"}) {
-            var value = config.getConfigValue(key);
-            assertThat(value.getValue()).as(key).isEqualTo("PLAINTEXT");
-            assertThat(value.getSourceName()).as(key).contains("streamhouse-kafka-security");
-        }
+        var value = ConfigProvider.getConfig().getConfigValue("kafka.security.protocol");
+        assertThat(value.getValue()).isEqualTo("PLAINTEXT");
+        assertThat(value.getSourceName()).contains("streamhouse-kafka-security");
         assertThat(defaultKafka).containsEntry("security.protocol", "PLAINTEXT");
     }
 }

@@ -26,7 +26,7 @@ import static org.hamcrest.Matchers.hasItems;
 
 /** {@code POST /v1/parcels/{id}/scans} against the shared platform. */
 @QuarkusTest
-class ParcelScanResourceTest {
+class ParcelScanResourceIT {
 
     static final String SCAN = """
             {"occurredAt": "2026-03-02T09:00:00Z", "status": "RECEIVED_AT_HUB", "hubId": "%s",
@@ -60,7 +60,7 @@ class ParcelScanResourceTest {
 
     /**
      * The first half of the scan-to-projection trace: the HTTP request's trace is on the scan record's traceparent
-     * header, with a publish span between (the serving app's half: api's ScanToProjectionTraceTest).
+     * header, with a publish span between (the serving app's half: api's ScanToProjectionTraceIT).
      */
     @Test
     void aScanCarriesItsRequestsTraceOntoTheLog() {

@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every JAX-RS route of ingest, as the running app routes them, names its roles and answers accordingly, so a new
  * endpoint cannot be left open by accident. Liveness and readiness, the only open paths, are not JAX-RS routes
- * (IngestAccessTest calls them). docs/security.md's table of roles against endpoints is held to the same routes and
+ * (IngestAccessIT calls them). docs/security.md's table of roles against endpoints is held to the same routes and
  * the path policies the running app enforces.
  */
 @QuarkusTest
-class IngestRouteInventoryTest {
+class IngestRouteInventoryIT {
     static final Set<String> OPEN = Set.of();
 
     @TestHTTPResource("/")

@@ -38,7 +38,7 @@ import static org.hamcrest.Matchers.hasItem;
 /** The decision flow on a real broker and registry: request on the log → decision topology → store → HTTP. */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class DecisionSliceTest {
+class DecisionSliceIT {
     /** Requests of this class go out as test-staff: a token with reviewer, rules_admin, ops. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {
@@ -81,7 +81,7 @@ class DecisionSliceTest {
     InMemorySpanExporter spans;
 
     /**
-     * The decision app's half of the authorize trace (ingest's AuthorizeResourceTest has the rest): a request that
+     * The decision app's half of the authorize trace (ingest's AuthorizeResourceIT has the rest): a request that
      * comes with a traceparent, as ingest's producer writes it, is decided inside that trace, and its decision goes out
      * carrying the trace back to the waiting request.
      */

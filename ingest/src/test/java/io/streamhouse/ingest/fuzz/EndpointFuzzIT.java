@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * offset ingest answered, with the event id it answered — nothing valid lost, nothing doubled.
  */
 @QuarkusTest
-class EndpointFuzzTest {
+class EndpointFuzzIT {
     private static final int PER_ENDPOINT = 10_000;
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * carries the token. (Accepted ingest requests are not audited: their events are the record.)
  */
 @QuarkusTest
-class IngestAuditTest {
+class IngestAuditIT {
     private static final String RUN = Long.toString(System.nanoTime(), 36);
 
     record Expected(String subject, String resource, int status) {

@@ -23,12 +23,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every JAX-RS route of the api, as the running app routes them, names its roles and answers accordingly, so a new
  * endpoint cannot be left open by accident. Open: only the OAuth protected resource metadata (RFC 9728), which an MCP
- * client reads before it has a token; liveness and readiness, also open, are not JAX-RS routes (ApiAccessTest).
+ * client reads before it has a token; liveness and readiness, also open, are not JAX-RS routes (ApiAccessIT).
  * docs/security.md's table of roles against endpoints and tools is held to the same routes, the path policies and the
  * MCP tools the running app serves.
  */
 @QuarkusTest
-class ApiRouteInventoryTest {
+class ApiRouteInventoryIT {
     static final Set<String> OPEN = Set.of("/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp");
 
     @TestHTTPResource("/")

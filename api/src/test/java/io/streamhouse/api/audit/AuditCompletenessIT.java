@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * outcome; and no event on the topic carries a card number or a token.
  */
 @QuarkusTest
-class AuditCompletenessTest {
+class AuditCompletenessIT {
     private static final String RUN = Long.toString(System.nanoTime(), 36);
     private static final String PAN = "4111111111111111";
 

@@ -26,7 +26,7 @@ import static org.hamcrest.Matchers.not;
 /** Rules are data: a new version published over HTTP changes decisions within seconds, without a restart. */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class RulesAdminTest {
+class RulesAdminIT {
     /** Requests of this class go out as test-staff: a token with rules_admin, reviewer. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {

@@ -24,7 +24,7 @@ import static org.hamcrest.Matchers.startsWith;
  * one; bad tokens never echoed; the open health paths; the per-caller rate limit.
  */
 @QuarkusTest
-class IngestAccessTest {
+class IngestAccessIT {
     record Endpoint(String path, String role) {
     }
 

@@ -41,7 +41,7 @@ import static org.hamcrest.Matchers.hasItem;
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class ServingApiTest {
+class ServingApiIT {
     /** Requests of this class go out as test-staff: a token with reviewer, ops. */
     @org.junit.jupiter.api.BeforeEach
     void authenticate() {

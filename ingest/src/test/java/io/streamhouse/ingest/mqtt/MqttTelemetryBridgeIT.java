@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @QuarkusTest
 @QuarkusTestResource(value = MosquittoResource.class, restrictToAnnotatedClass = false)
-class MqttTelemetryBridgeTest {
+class MqttTelemetryBridgeIT {
     static final String VEHICLE = MosquittoResource.VEHICLE;
 
     @Inject

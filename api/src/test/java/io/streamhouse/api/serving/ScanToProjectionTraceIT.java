@@ -36,12 +36,12 @@ import java.util.Properties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The serving app's half of the scan-to-projection trace (ingest's ParcelScanResourceTest has the request's half): a
+ * The serving app's half of the scan-to-projection trace (ingest's ParcelScanResourceIT has the request's half): a
  * scan that comes with a traceparent, as ingest's producer writes it, is folded into the parcel's projection inside
  * that trace. The topology is the one {@link ServingStreams} runs, built the same way; Streams inside a @QuarkusTest
  * cannot fold nested Avro state, so it runs on the test driver here.
  */
-class ScanToProjectionTraceTest {
+class ScanToProjectionTraceIT {
     private static final String TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
     private static final String PUBLISH_SPAN_ID = "b7ad6b7169203331";
 

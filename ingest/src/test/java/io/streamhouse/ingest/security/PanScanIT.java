@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  */
 @QuarkusTest
 @QuarkusTestResource(value = QuarkusPlatformResource.class, restrictToAnnotatedClass = false)
-class PanScanTest {
+class PanScanIT {
     static final Path LOG_FILE = Path.of("target/quarkus-test.log");
     static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
