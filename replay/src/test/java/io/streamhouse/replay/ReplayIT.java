@@ -577,11 +577,11 @@ class ReplayIT {
         awaitLiveAt(Target.DECISIONS, LIVE_API);
         awaitLiveAt(Target.SERVING, liveB);
         Map<TopicPartition, Long> ends = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
-        Map<TopicPartition, Backfill.Digest> original = new java.util.HashMap<>();
+        Map<TopicPartition, RecordDigest> original = new java.util.HashMap<>();
         Map<TopicPartition, Long> originalCounts = new java.util.HashMap<>();
         reader.read(ends, r -> {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            original.computeIfAbsent(tp, x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic(), r.value()));
+            original.computeIfAbsent(tp, x -> new RecordDigest()).add(r.key(), RecordDigest.canonical(r.topic(), r.value()));
             originalCounts.merge(tp, 1L, Long::sum);
         });
         Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> half = new java.util.HashMap<>();
@@ -619,16 +619,16 @@ class ReplayIT {
         assertThat(fromLake).as("records only the lake still holds were rebuilt").isPositive();
         assertThat(fromLog).as("the later records came from the log").isPositive();
         // The stitched inputs are the original log, in order, partition by partition: byte for byte but for the order
-        // of map entries, which the lake does not keep (Backfill.canonical).
+        // of map entries, which the lake does not keep (RecordDigest.canonical).
         String inputs = Target.SERVING.shadowApplicationId(id) + ".input.";
         Map<TopicPartition, Long> stitchedEnds = new java.util.HashMap<>();
         ends.keySet().forEach(tp -> stitchedEnds.put(new TopicPartition(inputs + tp.topic(), tp.partition()), 0L));
         stitchedEnds.putAll(Groups.ends(admin, Target.SERVING.inputTopics().stream().map(t -> inputs + t).toList()));
-        Map<TopicPartition, Backfill.Digest> stitched = new java.util.HashMap<>();
+        Map<TopicPartition, RecordDigest> stitched = new java.util.HashMap<>();
         reader.read(stitchedEnds, r -> stitched.computeIfAbsent(new TopicPartition(r.topic().substring(inputs.length()), r.partition()),
-                x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic().substring(inputs.length()), r.value())));
-        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new Backfill.Digest()).hex()).as("digest of " + tp)
-                .isEqualTo(original.getOrDefault(tp, new Backfill.Digest()).hex()));
+                x -> new RecordDigest()).add(r.key(), RecordDigest.canonical(r.topic().substring(inputs.length()), r.value())));
+        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new RecordDigest()).hex()).as("digest of " + tp)
+                .isEqualTo(original.getOrDefault(tp, new RecordDigest()).hex()));
         JsonNode serving = target(summary, "serving");
         assertThat(serving.get("divergences").asLong()).isZero();
         assertThat(store(serving, ServingStores.PARCEL_TRACKING).get("keys").asLong()).isPositive();
@@ -739,14 +739,14 @@ class ReplayIT {
         var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
         List<String> whole = List.of(Topics.TRANSACTION_REQUESTS.name(), Topics.REVIEW_OUTCOMES.name());
         Map<TopicPartition, Long> ends = Cut.take(admin, whole).offsets();
-        Map<TopicPartition, Backfill.Digest> original = new java.util.HashMap<>();
+        Map<TopicPartition, RecordDigest> original = new java.util.HashMap<>();
         Map<TopicPartition, Long> originalCounts = new java.util.HashMap<>();
         java.util.Set<String> transactions = new java.util.HashSet<>();
         var requests = serdes.valueSerde(Topics.TRANSACTION_REQUESTS).deserializer();
         assertThat(Cut.take(admin, whole).earliest().values()).as("requests and reviews are whole before this test").containsOnly(0L);
         reader.read(ends, r -> {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-            original.computeIfAbsent(tp, x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic(), r.value()));
+            original.computeIfAbsent(tp, x -> new RecordDigest()).add(r.key(), RecordDigest.canonical(r.topic(), r.value()));
             originalCounts.merge(tp, 1L, Long::sum);
             if (r.topic().equals(Topics.TRANSACTION_REQUESTS.name())) {
                 transactions.add(requests.deserialize(r.topic(), r.value()).getTransactionId());
@@ -800,11 +800,11 @@ class ReplayIT {
         Map<TopicPartition, Long> stitchedEnds = new java.util.HashMap<>();
         ends.keySet().forEach(tp -> stitchedEnds.put(new TopicPartition(copies + tp.topic(), tp.partition()), 0L));
         stitchedEnds.putAll(Groups.ends(admin, whole.stream().map(t -> copies + t).toList()));
-        Map<TopicPartition, Backfill.Digest> stitched = new java.util.HashMap<>();
+        Map<TopicPartition, RecordDigest> stitched = new java.util.HashMap<>();
         reader.read(stitchedEnds, r -> stitched.computeIfAbsent(new TopicPartition(r.topic().substring(copies.length()), r.partition()),
-                x -> new Backfill.Digest()).add(r.key(), Backfill.canonical(r.topic().substring(copies.length()), r.value())));
-        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new Backfill.Digest()).hex()).as("digest of " + tp)
-                .isEqualTo(original.getOrDefault(tp, new Backfill.Digest()).hex()));
+                x -> new RecordDigest()).add(r.key(), RecordDigest.canonical(r.topic().substring(copies.length()), r.value())));
+        ends.keySet().forEach(tp -> assertThat(stitched.getOrDefault(tp, new RecordDigest()).hex()).as("digest of " + tp)
+                .isEqualTo(original.getOrDefault(tp, new RecordDigest()).hex()));
 
         long beforeTheRuleChange = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
         Run api = backfillDecisions("backfill-api-" + RUN, snapshotTime, LIVE_API, "", catalogProperties, true);
