@@ -48,6 +48,9 @@ public final class Launcher {
             System.exit(2);
             return;
         }
+        if (options.command().equals("up")) {
+            LibraryLog.toFile(options.data().resolve("logs").resolve("launcher.log"));
+        }
         int code = switch (options.command()) {
             case "up" -> up(options);
             case "down" -> down(options);
