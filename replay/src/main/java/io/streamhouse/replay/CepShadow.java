@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
  * the job finishes by itself and emits its final watermark), under its own consumer group and transactional ids, and
  * writes alerts, dead letters and late events to {@code streamhouse-cep-shadow-<id>.<live topic>}, exactly once.
  */
-final class CepShadow {
+public final class CepShadow {
     /** The live job's consumer group (CepOptions' default group id). */
     static final String LIVE_GROUP = "streamhouse-cep";
     static final String CLASSPATH_FILE = "deploy/flink-job/target/classes/streamhouse-flink-job.classpath";
@@ -48,7 +48,7 @@ final class CepShadow {
     }
 
     /** The job's consumer group and transactional id prefix for a shadow; also the prefix of its topics. */
-    static String groupId(String shadowId) {
+    public static String groupId(String shadowId) {
         return "streamhouse-cep-shadow-" + shadowId;
     }
 
@@ -151,7 +151,7 @@ final class CepShadow {
     }
 
     /** The repository root: {@code streamhouse.home} (set by ./streamhouse), else the working directory or its parent. */
-    static Path home() {
+    public static Path home() {
         String property = System.getProperty("streamhouse.home");
         if (property != null) {
             return Path.of(property).toAbsolutePath().normalize();

@@ -21,7 +21,7 @@ import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /** Committed offsets of a Streams application (its consumer group) and what they say about its progress. */
-final class Groups {
+public final class Groups {
 
     /**
      * The cut's partitions on which {@code committed} is beyond it (partition → committed offset, by name, sorted):
@@ -38,7 +38,7 @@ final class Groups {
         return past;
     }
 
-    static Map<TopicPartition, Long> committed(Admin admin, String groupId) {
+    public static Map<TopicPartition, Long> committed(Admin admin, String groupId) {
         try {
             Map<TopicPartition, OffsetAndMetadata> raw = admin.listConsumerGroupOffsets(groupId)
                     .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
@@ -57,7 +57,7 @@ final class Groups {
         }
     }
 
-    static boolean exists(Admin admin, String groupId) {
+    public static boolean exists(Admin admin, String groupId) {
         try {
             return admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS).stream().anyMatch(g -> g.groupId().equals(groupId));
         } catch (ExecutionException | TimeoutException e) {
@@ -68,7 +68,7 @@ final class Groups {
         }
     }
 
-    static Set<String> topicsWithPrefix(Admin admin, String prefix) {
+    public static Set<String> topicsWithPrefix(Admin admin, String prefix) {
         try {
             return admin.listTopics().names().get(30, TimeUnit.SECONDS).stream().filter(t -> t.startsWith(prefix))
                     .collect(Collectors.toSet());
@@ -81,7 +81,7 @@ final class Groups {
     }
 
     /** Last stable offsets (read_committed ends) of every partition of {@code topics}. */
-    static Map<TopicPartition, Long> ends(Admin admin, Collection<String> topics) {
+    public static Map<TopicPartition, Long> ends(Admin admin, Collection<String> topics) {
         return offsets(admin, topics, IsolationLevel.READ_COMMITTED);
     }
 

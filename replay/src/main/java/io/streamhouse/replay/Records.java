@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** A rebuild's summary: kept in the data directory ({@code replay/<id>.json}, what promote checks) and printed. */
-final class Records {
-    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+public final class Records {
+    public static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     static Path file(Path data, String shadowId) {

@@ -37,13 +37,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * {@code ./streamhouse replay rebuild|backfill|promote|discard|drill}: rebuilds the api's Streams applications into a shadow up to a
- * cut and verifies it against live. Exit codes: 0 equal (or done), 1 divergent, 2 usage or bad input, 3 environment
- * (no stack, broker or registry not answering, live not at the cut, the shadow failed or timed out).
+ * {@code ./streamhouse replay rebuild|backfill|promote|discard}: rebuilds the api's Streams applications into a shadow
+ * up to a cut and verifies it against live ({@code drill} is added by the drills module's {@code DrillsCli}). Exit
+ * codes: 0 equal (or done), 1 divergent, 2 usage or bad input, 3 environment (no stack, broker or registry not
+ * answering, live not at the cut, the shadow failed or timed out).
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, version = "replay 0.1",
         description = "Rebuild the api's Kafka Streams state or the CEP job's alerts from the log into a shadow and prove it equals live.",
-        subcommands = {ReplayCli.Rebuild.class, Backfill.class, ReplayCli.Promote.class, ReplayCli.Discard.class, Drill.class},
+        subcommands = {ReplayCli.Rebuild.class, Backfill.class, ReplayCli.Promote.class, ReplayCli.Discard.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:equal (rebuild, backfill), done (promote, discard) or passed (drill)", "1:the shadow diverges from live, a backfill's stitch is not exact, or a drill check failed",
                 "2:usage or bad input (unknown projection, existing or missing shadow; backfill: no table, no snapshot, a gap; promote: a shadow not at its cut)",
@@ -69,11 +70,15 @@ public final class ReplayCli implements Callable<Integer> {
         System.exit(run(args, System.out, System.err));
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) {
+    /** {@code more}: further subcommands beside rebuild, backfill, promote and discard (the drills module adds {@code drill}). */
+    public static int run(String[] args, PrintStream out, PrintStream err, Object... more) {
         ReplayCli root = new ReplayCli();
         root.out = out;
         root.err = err;
         CommandLine cli = new CommandLine(root);
+        for (Object subcommand : more) {
+            cli.addSubcommand(subcommand);
+        }
         cli.setOut(new java.io.PrintWriter(out, true));
         cli.setErr(new java.io.PrintWriter(err, true));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -91,23 +96,23 @@ public final class ReplayCli implements Callable<Integer> {
         return cli.execute(args);
     }
 
-    PrintStream out() {
+    public PrintStream out() {
         return out;
     }
 
-    PrintStream err() {
+    public PrintStream err() {
         return err;
     }
 
     /** Bad input: exit 2 with the message. */
-    static final class BadInput extends RuntimeException {
-        BadInput(String message) {
+    public static final class BadInput extends RuntimeException {
+        public BadInput(String message) {
             super(message);
         }
     }
 
     /** Where the running stack is. */
-    static final class Stack {
+    public static final class Stack {
         @Option(names = "--data", description = "the stack's data directory (default: ./.streamhouse)")
         Path data;
         @Option(names = "--bootstrap-servers", description = "Kafka bootstrap servers (default: from the data directory)")
@@ -115,17 +120,27 @@ public final class ReplayCli implements Callable<Integer> {
         @Option(names = "--registry-url", description = "schema registry URL (default: from the data directory)")
         String registry;
 
-        Path data() {
+        public Path data() {
             return data != null ? data.toAbsolutePath().normalize()
                     : Path.of(System.getProperty("streamhouse.home", ".")).resolve(".streamhouse").toAbsolutePath().normalize();
         }
 
-        Endpoints endpoints() {
+        /** The --bootstrap-servers given, or null (then the data directory's). */
+        public String bootstrap() {
+            return bootstrap;
+        }
+
+        /** The --registry-url given, or null (then the data directory's). */
+        public String registry() {
+            return registry;
+        }
+
+        public Endpoints endpoints() {
             return Endpoints.resolve(bootstrap, registry, data());
         }
 
         /** An admin client, once the broker answered (else exit 3 at once instead of long client timeouts). */
-        Admin admin(Endpoints endpoints) {
+        public Admin admin(Endpoints endpoints) {
             Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.REPLAY)
                     .admin(endpoints.bootstrapServers(), Map.of(
                     AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000)));
@@ -139,12 +154,12 @@ public final class ReplayCli implements Callable<Integer> {
         }
 
         /** The live serving application id: what the last promote chose, else the default. */
-        String liveServingId() throws IOException {
+        public String liveServingId() throws IOException {
             Path file = data().resolve(SERVING_ID_FILE);
             return Files.isRegularFile(file) ? Files.readString(file).trim() : Target.SERVING.defaultLiveApplicationId();
         }
 
-        static void requireRegistry(Endpoints endpoints) {
+        public static void requireRegistry(Endpoints endpoints) {
             try {
                 HttpResponse<Void> answer = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
                         .send(HttpRequest.newBuilder(URI.create(endpoints.registryUrl() + "/subjects")).timeout(Duration.ofSeconds(5))

@@ -21,12 +21,12 @@ import java.util.function.Consumer;
  * then is decided), read_committed,
  * with no consumer group: nothing is committed, so reading live topics never disturbs live readers.
  */
-final class TopicReader {
+public final class TopicReader {
     private final String bootstrap;
     private final Admin admin;
     private final Duration timeout;
 
-    TopicReader(String bootstrap, Admin admin, Duration timeout) {
+    public TopicReader(String bootstrap, Admin admin, Duration timeout) {
         this.bootstrap = bootstrap;
         this.admin = admin;
         this.timeout = timeout;
@@ -42,7 +42,7 @@ final class TopicReader {
         }
     }
 
-    void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
+    public void readAll(String topic, Consumer<ConsumerRecord<byte[], byte[]>> handler) {
         read(ends(topic), handler);
     }
 

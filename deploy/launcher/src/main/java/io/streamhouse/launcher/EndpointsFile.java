@@ -50,7 +50,7 @@ final class EndpointsFile {
 
     /**
      * {@code ingest.url}, {@code api.instances} (the instances' component names, instance 1 first) and
-     * {@code <component>.url} for each: the keys the replay module's {@code ApiInstances} reads.
+     * {@code <component>.url} for each: the keys the drills module's {@code ApiInstances} reads.
      */
     static Map<String, String> apiEndpoints(java.net.URI ingest, List<java.net.URI> apiUrls) {
         Map<String, String> p = new java.util.LinkedHashMap<>();

@@ -1,5 +1,6 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
+import io.streamhouse.replay.Endpoints;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

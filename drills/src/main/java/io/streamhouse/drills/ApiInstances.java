@@ -1,5 +1,6 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
+import io.streamhouse.replay.Endpoints;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.domain.event.Alert;
@@ -8,6 +8,11 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.topic.ConnectNames;
 import io.streamhouse.lake.LakeAudit;
 import io.streamhouse.lake.LakeAuditProcess;
+import io.streamhouse.replay.CepShadow;
+import io.streamhouse.replay.Endpoints;
+import io.streamhouse.replay.Groups;
+import io.streamhouse.replay.ReplayCli;
+import io.streamhouse.replay.TopicReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.TopicPartition;
@@ -135,11 +140,11 @@ final class DrillSteps {
     static Drill.RebuildCheck rebuild(ReplayCli.Stack stack, boolean cepRuns, PrintStream log) throws Exception {
         String shadowId = "drill-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
         List<String> common = new ArrayList<>(List.of("--data", stack.data().toString()));
-        if (stack.bootstrap != null) {
-            common.addAll(List.of("--bootstrap-servers", stack.bootstrap));
+        if (stack.bootstrap() != null) {
+            common.addAll(List.of("--bootstrap-servers", stack.bootstrap()));
         }
-        if (stack.registry != null) {
-            common.addAll(List.of("--registry-url", stack.registry));
+        if (stack.registry() != null) {
+            common.addAll(List.of("--registry-url", stack.registry()));
         }
         String what = cepRuns ? "all" : "api";
         log.println("  rebuilding " + what + " into shadow " + shadowId + " and comparing with live ...");

@@ -1,4 +1,4 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +23,11 @@ import io.streamhouse.control.ControlChannel;
 import io.streamhouse.control.StatusFile;
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.StackTokens;
+import io.streamhouse.replay.Endpoints;
+import io.streamhouse.replay.Groups;
+import io.streamhouse.replay.Records;
+import io.streamhouse.replay.ReplayCli;
+import io.streamhouse.replay.TopicReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.Deserializer;
 import picocli.CommandLine;

@@ -1,5 +1,6 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
+import io.streamhouse.replay.ReplayCli;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,9 +1,12 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.control.ChildState;
 import io.streamhouse.control.ChildStatus;
 import io.streamhouse.control.StatusFile;
+import io.streamhouse.replay.CepShadow;
+import io.streamhouse.replay.Records;
+import io.streamhouse.replay.ReplayCli;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -139,7 +142,7 @@ class DrillIT {
         long began = System.nanoTime();
         var stdout = new ByteArrayOutputStream();
         var stderr = new ByteArrayOutputStream();
-        int exit = ReplayCli.run(new String[]{"drill", scenario, "--data", data.toString(), "--ingest-url", ingest, "--api-url", api,
+        int exit = DrillsCli.run(new String[]{"drill", scenario, "--data", data.toString(), "--ingest-url", ingest, "--api-url", api,
                 "--rate", Integer.toString(RATE), "--async-rate", Integer.toString(ASYNC_RATE), "--duration", Integer.toString(DURATION),
                 "--fault-after", Integer.toString(FAULT_AFTER), "--seed", Long.toString(seed), "--recovery-timeout", "120",
                 "--kafka-tools", CepShadow.home().resolve("load-tests/target").toString(), "--json"},

@@ -1,4 +1,4 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import io.streamhouse.domain.topic.ConnectNames;
 import io.streamhouse.domain.event.Envelope;
@@ -15,6 +15,11 @@ import io.streamhouse.loadtests.generator.RelativeStart;
 import io.streamhouse.loadtests.generator.SinkRun;
 import io.streamhouse.loadtests.score.Scorecard;
 import io.streamhouse.loadtests.score.Scoring;
+import io.streamhouse.replay.Endpoints;
+import io.streamhouse.replay.Groups;
+import io.streamhouse.replay.Records;
+import io.streamhouse.replay.ReplayCli;
+import io.streamhouse.replay.TopicReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.serialization.Deserializer;

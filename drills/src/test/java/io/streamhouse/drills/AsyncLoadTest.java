@@ -1,4 +1,4 @@
-package io.streamhouse.replay;
+package io.streamhouse.drills;
 
 import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.GeneratedEvent;
