@@ -98,7 +98,7 @@ final class BurstDrill implements Callable<Integer> {
 
     record BurstReport(String scenario, String result, long seed, int events, String eventTime, long sent, long acknowledged,
                        double sendSeconds, double eventsPerSecond, String sendError, DrillChecks.Delivery delivery, long alertsRead,
-                       List<String> repeatedAlertIds, Detection detection, Drill.RebuildCheck rebuild, Drill.LakeCheck lake,
+                       List<String> repeatedAlertIds, Detection detection, RebuildCheck.Found rebuild, LakeCheck.Found lake,
                        String groundTruth, String loadAverage, List<String> failures) {
     }
 
@@ -160,11 +160,8 @@ final class BurstDrill implements Callable<Integer> {
                 failures.add("burst events: " + delivery.lost() + " acknowledged but not on their topic, " + delivery.duplicated()
                         + " on their topic twice");
             }
-            List<String> alertIds = DrillSteps.alertIds(reader, serdes);
-            List<String> repeated = DrillChecks.repeated(alertIds);
-            if (!repeated.isEmpty()) {
-                failures.add(repeated.size() + " alert ids written more than once");
-            }
+            CheckContext on = new CheckContext(stack, admin, reader, serdes, endpoints.bootstrapServers(), log);
+            AlertIdsCheck.Found alerts = on.run(new AlertIdsCheck(), failures);
 
             // 3: what the live job detected, and how much of the burst it read behind its watermark.
             log.printf(Locale.ROOT, "  scoring the live alerts against the ground truth (read_committed until they stand still for %d s) ...%n", quiet);
@@ -173,18 +170,11 @@ final class BurstDrill implements Callable<Integer> {
             Detection detection = detection(score);
             failures.addAll(detectionFailures(detection, score.unreadable().size()));
 
-            Drill.RebuildCheck rebuild = DrillSteps.rebuild(stack, true, log);
-            if (rebuild.exitCode() != ReplayCli.EQUAL) {
-                failures.add("the fresh rebuild was not equal to live (exit " + rebuild.exitCode() + ", " + rebuild.result() + ")");
-            }
-            Drill.LakeCheck lake = DrillSteps.lakeCheck(stack, lakeRuns, endpoints.bootstrapServers(), timeout, log);
-            if (Boolean.FALSE.equals(lake.equal())) {
-                failures.add("Iceberg is not equal to Kafka: " + lake.missing() + " records missing, " + lake.extra() + " rows extra, "
-                        + lake.duplicateRows() + " rows twice");
-            }
+            RebuildCheck.Found rebuild = on.run(new RebuildCheck(true), failures);
+            LakeCheck.Found lake = on.run(new LakeCheck(lakeRuns, timeout), failures);
             BurstReport report = new BurstReport("burst", failures.isEmpty() ? "PASS" : "FAIL", seed, generation.events().size(), eventTime,
-                    statuses.size(), acknowledged, sendSeconds, acknowledged / Math.max(sendSeconds, 1e-3), sendError, delivery, alertIds.size(),
-                    repeated.size() > 20 ? repeated.subList(0, 20) : repeated, detection, rebuild, lake, truth.toString(),
+                    statuses.size(), acknowledged, sendSeconds, acknowledged / Math.max(sendSeconds, 1e-3), sendError, delivery, alerts.read(),
+                    alerts.repeated(), detection, rebuild, lake, truth.toString(),
                     DrillSteps.loadAverage(), failures);
             if (json) {
                 out.println(Records.JSON.writeValueAsString(report));
@@ -275,7 +265,7 @@ final class BurstDrill implements Callable<Integer> {
         if (r.rebuild().details() != null) {
             out.printf(Locale.ROOT, "  the rebuild's summary, every divergent key with both values: %s%n", r.rebuild().details());
         }
-        Drill.LakeCheck k = r.lake();
+        LakeCheck.Found k = r.lake();
         if (!k.ran()) {
             out.println("Lake: not checked (" + k.note() + ")");
         } else {
