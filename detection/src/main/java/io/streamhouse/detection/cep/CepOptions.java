@@ -31,7 +31,7 @@ import java.util.Optional;
  * --restore              [STREAMHOUSE_CEP_RESTORE]               a savepoint or retained checkpoint to start from
  * --allow-non-restored-state [STREAMHOUSE_CEP_ALLOW_NON_RESTORED_STATE] false: a restored snapshot's state that no
  *                                                                operator of this job takes is refused; true drops it
- *                                                                (a savepoint of the removed matcher's job: the sources'
+ *                                                                (a savepoint of an earlier job: the sources'
  *                                                                offsets carry over, its partial matches do not)
  * --local                [STREAMHOUSE_CEP_LOCAL]                 false: run in a MiniCluster inside this JVM
  * --rest-port            [STREAMHOUSE_CEP_REST_PORT]             0 (local only; bound to 127.0.0.1; 0 picks a free port)

@@ -39,7 +39,7 @@ public class DeadLetter {
 
     /**
      * A match that no alert could be built for (the pattern threw while building its findings, or the alert could not
-     * be built): without the raw record at hand (the matchers see facts), the key is the subject and the value the
+     * be built): without the raw record at hand (patterns see facts), the key is the subject and the value the
      * event ids involved; partition and offset are -1. Logged to {@code log} with the reason.
      */
     static DeadLetter unalertable(SubjectPattern<?> pattern, String anchorTopic, String processor, String key,

@@ -19,8 +19,8 @@ import java.util.Optional;
  * Between the stamping step and the parcel SLA's CEP operators (engine {@code cep}, uid
  * {@code deadline-parcel-sla}): passes every stamped scan on and, for a parcel's latest out-for-delivery scan, emits a
  * synthetic {@value #KIND} fact when event time passes an out-for-delivery scan's deadline ({@code promisedBy + grace}, under the
- * thresholds stamped on the scan), so the library reports a parcel never delivered at its deadline, as the matcher
- * does, not when its partial match times out. Every such scan arms its deadline; whether it still counts (no delivery,
+ * thresholds stamped on the scan), so the library reports a parcel never delivered at its deadline,
+ * not when its partial match times out. Every such scan arms its deadline; whether it still counts (no delivery,
  * not sent out again before it) is the pattern's to decide. The deadline fact is stamped {@link #deadlineAt}, never before the scan;
  * its event id is the scan's plus {@value #SUFFIX} (it sorts after the scan at equal times) and {@code ref} is the
  * scan's id.

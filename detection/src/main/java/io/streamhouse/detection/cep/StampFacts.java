@@ -25,7 +25,7 @@ import java.util.Optional;
  *
  * <p>A definition is refused, logged, and the last valid one stays in force, when it is invalid or asks for a window
  * longer than the pattern's {@code within} ({@link LibraryPatterns#refusal}); an older version than the one in force
- * is ignored. The state is the broadcast state {@link #RULES} (the name the matcher's had), one entry: this
+ * is ignored. The state is the broadcast state {@link #RULES}, one entry: this
  * pattern's definition.
  */
 final class StampFacts extends BroadcastProcessFunction<Tuple2<String, CepFact>, RuleDefinition, StampedFact> {
