@@ -6,7 +6,6 @@ import io.streamhouse.security.kafka.KafkaClientSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -26,6 +25,11 @@ final class AppsStep implements StartStep {
     @Override
     public String name() {
         return "ingest+api";
+    }
+
+    @Override
+    public java.util.Set<String> needs() {
+        return java.util.Set.of("platform");
     }
 
     @Override
@@ -65,9 +69,7 @@ final class AppsStep implements StartStep {
         env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(Launcher.SERVING_ID_FILE).toString());
         Launcher.servingApplicationId(data).ifPresent(id ->
                 out.accept("  serving from the promoted application " + id + " (" + data.resolve(Launcher.SERVING_ID_FILE) + ")"));
-        if (c.options.runs(LaunchOptions.Part.SQL)) {
-            // Its port is fixed now so the api knows the URL; it is started once the apps are ready.
-            c.sqlUrl = URI.create("http://127.0.0.1:" + freePort());
+        if (c.sqlUrl != null) {
             env.put("STREAMHOUSE_LAKE_QUERY_URL", c.sqlUrl.toString());
         }
         // Access control: the key pair stays in the data directory, the apps get the public key; one token per role.
@@ -100,12 +102,6 @@ final class AppsStep implements StartStep {
             return configured == null ? 1 : Math.max(1, Integer.parseInt(configured.trim()));
         } catch (NumberFormatException e) {
             return 1;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -12,6 +12,11 @@ final class CdcStep implements StartStep {
     }
 
     @Override
+    public java.util.Set<String> needs() {
+        return java.util.Set.of("platform");
+    }
+
+    @Override
     public Optional<String> skip(StartContext c) {
         return c.options.runs(LaunchOptions.Part.CDC) ? Optional.empty()
                 : Optional.of("Not starting change data capture (--without cdc): nothing captures the shop database.");

@@ -3,12 +3,17 @@ package io.streamhouse.launcher;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** The CEP job (Flink MiniCluster in a child JVM). After the apps: its start is CPU-heavy, and the apps answer first. */
+/** The CEP job (Flink MiniCluster in a child JVM), beside the apps: it needs only the platform. */
 final class CepStep implements StartStep {
 
     @Override
     public String name() {
         return "cep";
+    }
+
+    @Override
+    public java.util.Set<String> needs() {
+        return java.util.Set.of("platform");
     }
 
     @Override

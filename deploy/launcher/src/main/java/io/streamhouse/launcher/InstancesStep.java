@@ -39,6 +39,12 @@ final class InstancesStep implements StartStep {
         return app + "-instances";
     }
 
+    /** After the first instances; more ingest instances after more api ones, so that one join moves partitions at a time. */
+    @Override
+    public java.util.Set<String> needs() {
+        return app.equals("api") ? java.util.Set.of("ingest+api") : java.util.Set.of("ingest+api", "api-instances");
+    }
+
     @Override
     public String announce(StartContext c) {
         int more = count(c.options, app) - 1;

@@ -7,14 +7,19 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The Iceberg tables and the Iceberg Kafka Connect sink landing every topic. Late: the table JVM and the sink's first
- * commits cost CPU that the apps' and the job's start need more.
+ * The Iceberg tables and the Iceberg Kafka Connect sink landing every topic, in the Connect worker CDC runs in (the
+ * platform starts the worker for whichever comes first and does one at a time).
  */
 final class LakeStep implements StartStep {
 
     @Override
     public String name() {
         return "lake";
+    }
+
+    @Override
+    public java.util.Set<String> needs() {
+        return java.util.Set.of("platform");
     }
 
     /** The worker keeps its connectors in its config topic: one registered by an earlier run would resume, so it goes. */

@@ -8,14 +8,19 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The lake's query service (Flink batch SQL over Iceberg and the log), on the port the apps step fixed. Last: the apps
- * answer without it ({@code POST /v1/sql} is a 503 until it is up), and its start is CPU-heavy.
+ * The lake's query service (Flink batch SQL over Iceberg and the log), on the port fixed before the start so the api
+ * knows it ({@code POST /v1/sql} is a 503 until it is up).
  */
 final class SqlStep implements StartStep {
 
     @Override
     public String name() {
         return "sql";
+    }
+
+    @Override
+    public java.util.Set<String> needs() {
+        return java.util.Set.of("platform");
     }
 
     @Override

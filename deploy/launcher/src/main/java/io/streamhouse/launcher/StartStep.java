@@ -2,15 +2,25 @@ package io.streamhouse.launcher;
 
 import java.util.function.Consumer;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One part of {@code up} (the platform, CDC, the apps, more instances, the CEP job, the lake, the query service):
- * started after the steps before it, returning once it is ready. A step this stack runs without says so instead.
+ * started once the steps it needs are ready, beside any other step whose needs are met, and returning once it is
+ * ready. A step this stack runs without says so instead.
  */
 interface StartStep {
 
     /** The component's name in the start-up timing line. */
     String name();
+
+    /**
+     * The names of the steps that must be ready before this one starts; each comes earlier in the list of steps. A
+     * name not in the list (more instances when there is one of each) or a step skipped counts as ready.
+     */
+    default Set<String> needs() {
+        return Set.of();
+    }
 
     /**
      * Empty when this stack runs the step. Otherwise what running without it needs (the lake's connector removed, for
