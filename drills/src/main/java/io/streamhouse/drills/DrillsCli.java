@@ -2,7 +2,10 @@ package io.streamhouse.drills;
 
 import io.streamhouse.replay.ReplayCli;
 
+import io.streamhouse.control.CliLog;
+
 import java.io.PrintStream;
+import java.nio.file.Path;
 
 /**
  * {@code ./streamhouse drill …} and {@code ./streamhouse replay …}: the replay CLI with the {@code drill} subcommand
@@ -11,7 +14,10 @@ import java.io.PrintStream;
  */
 public final class DrillsCli {
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        CliLog log = CliLog.start(args.length > 0 && args[0].equals("drill") ? "drill" : "replay", args, Path.of(".streamhouse"));
+        int code = run(CliLog.withoutVerbose(args), System.out, log.terminal());
+        log.printSummary();
+        System.exit(code);
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {

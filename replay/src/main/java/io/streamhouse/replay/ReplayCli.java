@@ -67,7 +67,10 @@ public final class ReplayCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("replay", args, java.nio.file.Path.of(".streamhouse"));
+        int code = run(io.streamhouse.control.CliLog.withoutVerbose(args), System.out, log.terminal());
+        log.printSummary();
+        System.exit(code);
     }
 
     /** {@code more}: further subcommands beside rebuild, backfill, promote and discard (the drills module adds {@code drill}). */

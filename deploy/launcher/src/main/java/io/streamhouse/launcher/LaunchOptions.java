@@ -55,7 +55,8 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                                     ingest-3, api, api-2, api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
                    ./streamhouse generate [--events N] [--seed S] ...   (the seeded generator's traffic to the running stack)
                    ./streamhouse score [--truth DIR] [--timeout PT2M]   (its alerts against the generator's ground truth)
-                   every command takes --data DIR to pick the installation (default ./.streamhouse)""";
+                   every command takes --data DIR to pick the installation (default ./.streamhouse)
+                   up --verbose keeps the libraries' log lines on the terminal (otherwise <data>/logs/launcher.log)""";
 
     static LaunchOptions parse(String[] args) {
         if (args.length == 0) {
@@ -86,6 +87,9 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
                 case "--exit-after-demo" -> exit = true;
                 case "--fresh" -> fresh = true;
+                case "--verbose" -> {
+                    // read by Launcher.main before parsing: library logging stays on the terminal
+                }
                 case "--purge" -> purge = true;
                 case "--without" -> without.addAll(parts(a, value(args, ++i, a)));
                 case "--data" -> data = Path.of(value(args, ++i, a)).toAbsolutePath().normalize();

@@ -2,6 +2,7 @@ package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.loadtests.demo.DemoLoad;
+import io.streamhouse.control.CliLog;
 import io.streamhouse.control.ChildState;
 import io.streamhouse.control.ChildStatus;
 import io.streamhouse.control.ControlChannel;
@@ -37,19 +38,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Launcher {
     private static final PrintStream OUT = System.out;
+    /** The terminal's standard error: {@code up} moves library logging off it ({@link CliLog}). */
+    private static PrintStream ERR = System.err;
+    private static CliLog libraryLog;
 
     public static void main(String[] args) throws Exception {
         LaunchOptions options;
         try {
             options = LaunchOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(LaunchOptions.USAGE);
+            ERR.println(e.getMessage());
+            ERR.println(LaunchOptions.USAGE);
             System.exit(2);
             return;
         }
         if (options.command().equals("up")) {
-            LibraryLog.toFile(options.data().resolve("logs").resolve("launcher.log"));
+            libraryLog = CliLog.start("launcher", options.data(), java.util.Arrays.asList(args).contains(CliLog.VERBOSE));
+            ERR = libraryLog.terminal();
         }
         int code = switch (options.command()) {
             case "up" -> up(options);
@@ -57,11 +62,18 @@ public final class Launcher {
             case "status" -> status(options);
             case "kill", "restart", "stop", "start" -> control(options);
             default -> {
-                System.err.println(LaunchOptions.USAGE);
+                ERR.println(LaunchOptions.USAGE);
                 yield 2;
             }
         };
         System.exit(code);
+    }
+
+    /** One line on how many library warnings and errors went to the launcher's log, if any did. */
+    private static void printLibrarySummary() {
+        if (libraryLog != null) {
+            libraryLog.summary().ifPresent(line -> OUT.println("  " + line));
+        }
     }
 
     static int up(LaunchOptions options) throws Exception {
@@ -85,7 +97,7 @@ public final class Launcher {
         Files.createDirectories(data);
         Optional<Long> running = PidFile.running(data);
         if (running.isPresent()) {
-            System.err.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
+            ERR.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
             return 1;
         }
         if (options.fresh()) {
@@ -121,6 +133,7 @@ public final class Launcher {
             purgeIfAsked(stack, data);
             stack.close();
             PidFile.delete(data);
+            printLibrarySummary();
             OUT.println("Stopped.");
             stopped.countDown();
         }, "streamhouse-shutdown");
@@ -139,6 +152,7 @@ public final class Launcher {
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             OUT.println(listener.timingLine());
             ReadyLines.print(stack, data);
+            printLibrarySummary();
 
             boolean demoOk = true;
             if (options.demoCount() > 0) {
@@ -156,8 +170,8 @@ public final class Launcher {
             return 0;
         } catch (Exception e) {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            System.err.println("Streamhouse failed to start: " + cause.getMessage());
-            System.err.println("Logs: " + data.resolve("logs"));
+            ERR.println("Streamhouse failed to start: " + cause.getMessage());
+            ERR.println("Logs: " + data.resolve("logs"));
             return 1;
         } finally {
             if (stopped.getCount() > 0) {
@@ -187,7 +201,7 @@ public final class Launcher {
             try {
                 Files.writeString(purgeMarker(data), "requested by ./streamhouse down --purge at " + Instant.now() + "\n");
             } catch (IOException e) {
-                System.err.println("cannot ask for the purge (" + e.getMessage() + "); not stopping");
+                ERR.println("cannot ask for the purge (" + e.getMessage() + "); not stopping");
                 return 1;
             }
         }
@@ -197,7 +211,7 @@ public final class Launcher {
         try {
             launcher.onExit().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
-            System.err.println("It did not stop within 60 s; its children exit when it does. Kill it with: kill -9 " + launcher.pid());
+            ERR.println("It did not stop within 60 s; its children exit when it does. Kill it with: kill -9 " + launcher.pid());
             return 1;
         }
         OUT.println("Stopped.");
@@ -230,12 +244,12 @@ public final class Launcher {
                 OUT.println(source.map(s -> (dropped ? "  Dropped replication slot " : "  No replication slot ") + s.slotName()
                         + "; publication " + s.publicationName() + " dropped if it existed.").orElse("  CDC was not running."));
             } catch (java.sql.SQLException | RuntimeException e) {
-                System.err.println("  Could not drop the replication slot: " + e.getMessage());
+                ERR.println("  Could not drop the replication slot: " + e.getMessage());
             }
             try {
                 Files.deleteIfExists(purgeMarker(data));
             } catch (IOException e) {
-                System.err.println("could not remove " + purgeMarker(data) + ": " + e.getMessage());
+                ERR.println("could not remove " + purgeMarker(data) + ": " + e.getMessage());
             }
         }
     }
@@ -259,7 +273,7 @@ public final class Launcher {
                     + "; publication " + source.publicationName() + " dropped if it existed.");
             return 0;
         } catch (java.sql.SQLException e) {
-            System.err.println("Could not drop the replication slot: " + e.getMessage());
+            ERR.println("Could not drop the replication slot: " + e.getMessage());
             return 1;
         }
     }
@@ -283,7 +297,7 @@ public final class Launcher {
         try {
             snapshot = StatusFile.read(data.resolve(StatusFile.NAME));
         } catch (RuntimeException e) {
-            System.err.println("Cannot read " + data.resolve(StatusFile.NAME) + ": " + e.getMessage());
+            ERR.println("Cannot read " + data.resolve(StatusFile.NAME) + ": " + e.getMessage());
             snapshot = Optional.empty();
         }
         if (running.isEmpty()) {
@@ -352,16 +366,16 @@ public final class Launcher {
     static int control(LaunchOptions options) {
         Path data = options.data();
         if (PidFile.running(data).isEmpty()) {
-            System.err.println("Streamhouse is not running (no launcher for " + data + ").");
+            ERR.println("Streamhouse is not running (no launcher for " + data + ").");
             return 3;
         }
         try {
             ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR),
                     new ControlChannel.Request(options.command(), options.component()), CONTROL_TIMEOUT);
-            (response.ok() ? OUT : System.err).println(response.message());
+            (response.ok() ? OUT : ERR).println(response.message());
             return response.ok() ? 0 : 1;
         } catch (IllegalStateException | UncheckedIOException e) {
-            System.err.println(e.getMessage());
+            ERR.println(e.getMessage());
             return 1;
         }
     }
@@ -429,7 +443,7 @@ public final class Launcher {
             StatusFile.write(data.resolve(StatusFile.NAME), new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(),
                     stack.supervisor.statuses(), health == null ? List.of() : health.checks()));
         } catch (UncheckedIOException e) {
-            System.err.println("cannot write the status file: " + e.getMessage());
+            ERR.println("cannot write the status file: " + e.getMessage());
         }
     }
 

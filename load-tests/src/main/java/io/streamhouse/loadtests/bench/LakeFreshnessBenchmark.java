@@ -64,14 +64,19 @@ public final class LakeFreshnessBenchmark implements Callable<Integer> {
     Duration drain;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new LakeFreshnessBenchmark()).execute(args));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("lake-freshness-benchmark", args, java.nio.file.Path.of(".streamhouse"));
+        CommandLine cli = new CommandLine(new LakeFreshnessBenchmark());
+        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
+        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
+        log.printSummary();
+        System.exit(code);
     }
 
     @Override
     public Integer call() throws Exception {
         String remote = lake.notLoopback();
         if (remote != null) {
-            System.err.println("loopback only: " + remote);
+            io.streamhouse.control.CliLog.terminalError().println("loopback only: " + remote);
             return 2;
         }
         Catalog catalog = lake.catalog();

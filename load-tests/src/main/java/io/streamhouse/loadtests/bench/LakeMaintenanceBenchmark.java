@@ -67,7 +67,12 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
     String label;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new LakeMaintenanceBenchmark()).execute(args));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("lake-maintenance-benchmark", args, java.nio.file.Path.of(".streamhouse"));
+        CommandLine cli = new CommandLine(new LakeMaintenanceBenchmark());
+        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
+        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
+        log.printSummary();
+        System.exit(code);
     }
 
     /** One table at one moment. */
@@ -82,18 +87,18 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         String remote = lake.notLoopback();
         if (remote != null) {
-            System.err.println("loopback only: " + remote);
+            io.streamhouse.control.CliLog.terminalError().println("loopback only: " + remote);
             return 2;
         }
         if (rate < 1 || duration.isNegative() || duration.isZero() || sample.isNegative() || sample.isZero()) {
-            System.err.println("--rate, --duration and --sample must be positive");
+            io.streamhouse.control.CliLog.terminalError().println("--rate, --duration and --sample must be positive");
             return 2;
         }
         Catalog catalog = lake.catalog();
         List<TableIdentifier> tables = catalog.listTables(Namespace.of("streamhouse")).stream()
                 .sorted(Comparator.comparing(TableIdentifier::name)).toList();
         if (tables.isEmpty()) {
-            System.err.println("no tables in streamhouse.* of " + lake.catalogUri + ": is the lake on (./streamhouse up without --without lake)?");
+            io.streamhouse.control.CliLog.terminalError().println("no tables in streamhouse.* of " + lake.catalogUri + ": is the lake on (./streamhouse up without --without lake)?");
             return 2;
         }
         System.out.printf("[%s] load: %d telemetry events/s into %s for %s, sampled every %s; %d tables%n", label, rate,

@@ -54,7 +54,12 @@ public final class RebuildBenchmark implements Callable<Integer> {
     boolean keep;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new RebuildBenchmark()).execute(args));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("rebuild-benchmark", args, java.nio.file.Path.of(".streamhouse"));
+        CommandLine cli = new CommandLine(new RebuildBenchmark());
+        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
+        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
+        log.printSummary();
+        System.exit(code);
     }
 
     @Override
@@ -67,7 +72,7 @@ public final class RebuildBenchmark implements Callable<Integer> {
         // The stack's Kafka logins, as the replay CLI adopts them (its child inherits this process's environment, not these).
         KafkaClientSettings.useUnlessConfigured(endpoints);
         if (bootstrap == null || !(bootstrap.startsWith("127.0.0.1:") || bootstrap.startsWith("localhost:"))) {
-            System.err.println("loopback only: kafka.bootstrap.servers=" + bootstrap + " in " + data.resolve("endpoints.properties"));
+            io.streamhouse.control.CliLog.terminalError().println("loopback only: kafka.bootstrap.servers=" + bootstrap + " in " + data.resolve("endpoints.properties"));
             return 2;
         }
         String id = "bench-" + Instant.now().getEpochSecond();

@@ -100,7 +100,10 @@ public final class GeneratorCli implements Callable<Integer> {
         // The Kafka client logs its whole configuration at INFO, which would bury the progress line.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        System.exit(run(args, System.out, System.err));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("generate", args, java.nio.file.Path.of(".streamhouse"));
+        int code = run(io.streamhouse.control.CliLog.withoutVerbose(args), System.out, log.terminal());
+        log.printSummary();
+        System.exit(code);
     }
 
     /** Runs the command line; returns the exit code (0 ok, 1 failed, 2 bad usage). */

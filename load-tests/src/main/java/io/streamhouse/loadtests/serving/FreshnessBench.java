@@ -83,7 +83,12 @@ public final class FreshnessBench implements Callable<Integer> {
     private static final GeoPoint RTM = GeoPoint.newBuilder().setLat(51.9244).setLon(4.4777).build();
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FreshnessBench()).execute(args));
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("freshness-bench", args, java.nio.file.Path.of(".streamhouse"));
+        CommandLine cli = new CommandLine(new FreshnessBench());
+        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
+        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
+        log.printSummary();
+        System.exit(code);
     }
 
     @Override
