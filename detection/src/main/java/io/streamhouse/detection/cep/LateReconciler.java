@@ -329,14 +329,22 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
      */
     private void evaluate(String key, ReconciledSubject subject, long horizon, long timersAfter, Context ctx,
                           Collector<Alert> out) throws Exception {
+        List<StampedFact> retained = retained(subject, horizon);
+        Map<String, Long> times = new HashMap<>();
+        retained.forEach(f -> times.put(f.getFact().getEventId(), f.getFact().getOccurredAtMs()));
         long latest = Long.MIN_VALUE;
         for (ReportedAlert r : subject.getReported()) {
             latest = Math.max(latest, r.getWindowEndMs());
+            for (String id : r.getEventIds()) {
+                latest = Math.max(latest, times.getOrDefault(id, Long.MIN_VALUE));
+            }
         }
         if (latest > horizon) {
-            // An alert in effect reaches past the horizon (the CEP operator gave it before the subject became dirty):
-            // compared with the facts up to the horizon, it would look like another occurrence. Evaluate when event
-            // time has passed it, keeping the CEP operator's alerts until then held back.
+            // An alert in effect reaches past the horizon: its window ends after it (the CEP operator gave it before
+            // the subject became dirty), or it matched a fact after it (an evaluation at a later horizon gave it).
+            // Compared with the facts up to the horizon, it would look like another occurrence, and the evaluation
+            // would turn the chain back to what the subject was before that fact. Evaluate when event time has passed
+            // it, keeping the CEP operator's alerts until then held back.
             if (subject.getDirtyUntilMs() == null || subject.getDirtyUntilMs() < latest) {
                 subject.setDirtyUntilMs(latest);
             }
@@ -346,7 +354,6 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             return;
         }
         evaluations.inc();
-        List<StampedFact> retained = retained(subject, horizon);
         List<CepFact> evaluated = new ArrayList<>();
         StampedFact newest = null;
         for (StampedFact f : retained) {

@@ -147,6 +147,40 @@ class LateReconcilerArrivalOrderTest {
                 .satisfies(a -> assertThat(a.getAlertId()).isEqualTo(four.getAlertId()));
     }
 
+    /**
+     * A parcel sent out again, then delivered after the deadline: every scan behind this step's watermark, so the
+     * reconciliation alerts "never delivered" at the deadline and revises it to "delivered late". The CEP operator's
+     * late copy of the second out-for-delivery scan comes after the delivery: a re-evaluation from that scan's time must
+     * not go back to "never delivered" (the delivery is after the deadline's horizon, not before it), so nothing more
+     * is written and every alert id of the chain is written once.
+     */
+    @Test
+    void aLateCopyOfAnEarlierScanDoesNotTurnTheChainBack() throws Exception {
+        ParcelSlaPattern sla = new ParcelSlaPattern();
+        Instant promisedBy = T0.plus(java.time.Duration.ofHours(1));
+        Instant deadline = promisedBy.plus(V1.parcelSla().grace());
+        StampedFact first = fact(sla, CepEvents.scan("p-again-1", "parcel-sent-again",
+                io.streamhouse.domain.event.ParcelStatus.OUT_FOR_DELIVERY, T0.plus(java.time.Duration.ofHours(30)), T0));
+        StampedFact again = fact(sla, CepEvents.scan("p-again-2", "parcel-sent-again",
+                io.streamhouse.domain.event.ParcelStatus.OUT_FOR_DELIVERY, promisedBy, T0.plusSeconds(60)));
+        StampedFact delivered = fact(sla, CepEvents.scan("p-again-3", "parcel-sent-again",
+                io.streamhouse.domain.event.ParcelStatus.DELIVERED, null, deadline.plusSeconds(1)));
+        open(sla, Topics.PARCEL_SCANS.name());
+        watermarks(T0.plus(java.time.Duration.ofHours(10)));
+
+        for (StampedFact f : List.of(first, again, delivered)) {
+            harness.processElement1(new StreamRecord<>(f, f.getFact().getOccurredAtMs()));
+        }
+        int written = output().size();
+        harness.processElement2(new StreamRecord<>(Either.Right(again), again.getFact().getOccurredAtMs()));
+        watermarks(T0.plus(java.time.Duration.ofHours(20)));
+
+        assertThat(output().subList(written, output().size())).as("written after the late copy").isEmpty();
+        assertThat(output().stream().map(Alert::getAlertId).toList()).doesNotHaveDuplicates();
+        assertThat(AlertsInEffect.of(output()).values()).singleElement().satisfies(a ->
+                assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3"));
+    }
+
     private void onTime(StampedFact f) throws Exception {
         long at = f.getFact().getOccurredAtMs();
         harness.processElement1(new StreamRecord<>(f, at));
@@ -170,16 +204,24 @@ class LateReconcilerArrivalOrderTest {
     }
 
     private void open(SubjectPattern<?> pattern) throws Exception {
+        open(pattern, Topics.VEHICLE_TELEMETRY.name());
+    }
+
+    private void open(SubjectPattern<?> pattern, String anchorTopic) throws Exception {
         harness = new KeyedTwoInputStreamOperatorTestHarness<>(
-                new KeyedCoProcessOperator<>(new LateReconciler(pattern, Topics.VEHICLE_TELEMETRY.name())),
+                new KeyedCoProcessOperator<>(new LateReconciler(pattern, anchorTopic)),
                 StampedFact::getSubject, e -> e.isLeft() ? e.left().getSubject().getId() : e.right().getSubject(),
                 Types.STRING);
         harness.open();
     }
 
     private StampedFact fact(Object event) {
+        return fact(overheating, event);
+    }
+
+    private static StampedFact fact(SubjectPattern<?> pattern, Object event) {
         @SuppressWarnings("unchecked")
-        SubjectPattern<Object> p = (SubjectPattern<Object>) (SubjectPattern<?>) overheating;
+        SubjectPattern<Object> p = (SubjectPattern<Object>) pattern;
         return new StampedFact(p.subject(event), p.factOf(event).orElseThrow(), Thresholds.of(V1, p.kind()));
     }
 }
