@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lookup benchmark of the Serving issue: GET /v1/parcels/{id} against the trivial GET /internal/v1/ping of the same
 # app, in alternating rounds so both see the same machine; prints each round's ratio. Needs wrk (Debian package) and
-# parcels seeded by FreshnessBench --seed N (PARCELS=N, default 1000). Loopback only; stops by itself. Lookups go out
+# parcels seeded by FreshnessBenchmark --seed N (PARCELS=N, default 1000). Loopback only; stops by itself. Lookups go out
 # with the stack's ops token, pings with its internal token (DATA=<data dir>, default .streamhouse).
 #   load-tests/scripts/serving-lookups.sh [api-url] [warm-up s] [rounds] [s per phase]
 set -euo pipefail

@@ -1,5 +1,5 @@
 -- wrk script for the lookup benchmark: GET /v1/parcels/P-bench-<n> over parcels seeded by
--- FreshnessBench --seed N (set N with the PARCELS environment variable, default 1000).
+-- FreshnessBenchmark --seed N (set N with the PARCELS environment variable, default 1000).
 local parcels = tonumber(os.getenv("PARCELS") or "1000")
 local counter = 0
 request = function()

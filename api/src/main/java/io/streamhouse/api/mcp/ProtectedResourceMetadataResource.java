@@ -22,10 +22,10 @@ import java.util.Optional;
  */
 @Path("/.well-known/oauth-protected-resource")
 @PermitAll
-public class ProtectedResourceMetadata {
+public class ProtectedResourceMetadataResource {
     private final Optional<List<String>> authorizationServers;
 
-    public ProtectedResourceMetadata(
+    public ProtectedResourceMetadataResource(
             @ConfigProperty(name = "streamhouse.security.authorization-servers") Optional<List<String>> authorizationServers) {
         this.authorizationServers = authorizationServers;
     }

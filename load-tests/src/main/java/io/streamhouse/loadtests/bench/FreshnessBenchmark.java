@@ -1,4 +1,4 @@
-package io.streamhouse.loadtests.serving;
+package io.streamhouse.loadtests.bench;
 
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
@@ -49,8 +49,8 @@ import java.util.concurrent.locks.LockSupport;
  * millisecond: once probes took longer than the pool could drain (4 pollers, 10 probes a second: about 400 ms), they
  * queued, their figures grew with the queue towards the 10 s limit, and the polls took CPU from the app under test.
  */
-@CommandLine.Command(name = "freshness-bench", mixinStandardHelpOptions = true)
-public final class FreshnessBench implements Callable<Integer> {
+@CommandLine.Command(name = "freshness-benchmark", mixinStandardHelpOptions = true)
+public final class FreshnessBenchmark implements Callable<Integer> {
     @CommandLine.Option(names = "--bootstrap", defaultValue = "127.0.0.1:9092")
     String bootstrap;
     @CommandLine.Option(names = "--registry", defaultValue = "http://127.0.0.1:8085")
@@ -83,8 +83,8 @@ public final class FreshnessBench implements Callable<Integer> {
     private static final GeoPoint RTM = GeoPoint.newBuilder().setLat(51.9244).setLon(4.4777).build();
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("freshness-bench", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new FreshnessBench());
+        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("freshness-benchmark", args, java.nio.file.Path.of(".streamhouse"));
+        CommandLine cli = new CommandLine(new FreshnessBenchmark());
         cli.setErr(new java.io.PrintWriter(log.terminal(), true));
         int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
         log.printSummary();
@@ -271,7 +271,7 @@ public final class FreshnessBench implements Callable<Integer> {
     private static void send(KafkaProducer<String, byte[]> producer, AvroSerializer<ParcelScanned> serializer,
                              String parcel, String eventId, Instant at) {
         ParcelScanned scan = ParcelScanned.newBuilder()
-                .setEnvelope(Envelopes.create(eventId, parcel, at, at, "freshness-bench", EventTypes.versionOf(ParcelScanned.class), null))
+                .setEnvelope(Envelopes.create(eventId, parcel, at, at, "freshness-benchmark", EventTypes.versionOf(ParcelScanned.class), null))
                 .setParcelId(parcel).setHubId("hub-rtm").setStatus(ParcelStatus.SORTED).setVehicleId(null)
                 .setLocation(RTM).setPromisedBy(null).build();
         producer.send(new ProducerRecord<>(Topics.PARCEL_SCANS.name(), parcel, serializer.serialize(Topics.PARCEL_SCANS.name(), scan)));
