@@ -130,11 +130,13 @@ public final class Launcher {
         Files.deleteIfExists(purgeMarker(data));
         Thread hook = new Thread(() -> {
             OUT.println("Stopping Streamhouse ...");
+            long stopping = System.nanoTime();
             purgeIfAsked(stack, data);
             stack.close();
             PidFile.delete(data);
             printLibrarySummary();
-            OUT.println("Stopped.");
+            String times = stack.stopTimes();
+            OUT.printf("Stopped in %.1f s%s.%n", (System.nanoTime() - stopping) / 1e9, times.isEmpty() ? "" : " (" + times + ")");
             stopped.countDown();
         }, "streamhouse-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);

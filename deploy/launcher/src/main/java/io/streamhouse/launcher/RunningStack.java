@@ -10,6 +10,8 @@ import java.util.Map;
 
 /** What up started, stopped in reverse order. */
 final class RunningStack implements AutoCloseable {
+    /** How long each part took to stop, in the order they finished (the stop line prints it). */
+    private final List<String> stopTimes = new java.util.concurrent.CopyOnWriteArrayList<>();
     Supervisor supervisor;
     ControlChannel control;
     /** Looks inside cep and connect once the stack is ready; stopped first. */
@@ -60,37 +62,70 @@ final class RunningStack implements AutoCloseable {
             control.close();
             control = null;
         }
+        // The apps, the CEP job and the query service need nothing of each other: they stop side by side (each
+        // within its own grace), then the platform they all use.
+        List<io.streamhouse.supervisor.SupervisedComponent> apps = new java.util.ArrayList<>();
         if (sql != null) {
-            sql.close();
-            sql = null;
+            apps.add(sql);
         }
         if (cep != null) {
-            cep.close();
-            cep = null;
+            apps.add(cep);
         }
-        for (int i = apiInstances.size() - 1; i >= 0; i--) {
-            apiInstances.get(i).close();
-        }
-        apiInstances.clear();
-        for (int i = ingestInstances.size() - 1; i >= 0; i--) {
-            ingestInstances.get(i).close();
-        }
-        ingestInstances.clear();
+        apps.addAll(apiInstances);
+        apps.addAll(ingestInstances);
         if (api != null) {
-            api.close();
-            api = null;
+            apps.add(api);
         }
         if (ingest != null) {
-            ingest.close();
-            ingest = null;
+            apps.add(ingest);
         }
+        closeSideBySide(apps);
+        sql = null;
+        cep = null;
+        apiInstances.clear();
+        ingestInstances.clear();
+        api = null;
+        ingest = null;
         if (platform != null) {
+            long t0 = System.nanoTime();
             platform.close();
+            stopTimes.add(String.format("then the platform %.1f s", (System.nanoTime() - t0) / 1e9));
             platform = null;
         }
         if (kafkaSettings != null) {
             kafkaSettings.close();
             kafkaSettings = null;
+        }
+    }
+
+    /** Closes each on a thread of its own and returns when all are closed; a failure is printed, not thrown. */
+    /** Each part's stop time, as {@code close} recorded them: "api 3.1 s, cep 4.0 s, then the platform 2.2 s". */
+    String stopTimes() {
+        return String.join(", ", stopTimes);
+    }
+
+    private void closeSideBySide(List<io.streamhouse.supervisor.SupervisedComponent> parts) {
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (io.streamhouse.supervisor.SupervisedComponent part : parts) {
+            Thread t = new Thread(() -> {
+                long t0 = System.nanoTime();
+                try {
+                    part.close();
+                    stopTimes.add(String.format("%s %.1f s", part.supervised().name(), (System.nanoTime() - t0) / 1e9));
+                } catch (Exception e) {
+                    System.err.println("could not stop " + part.supervised().name() + ": " + e.getMessage());
+                }
+            }, "streamhouse-stop");
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }
