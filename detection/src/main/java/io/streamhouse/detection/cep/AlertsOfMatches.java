@@ -21,7 +21,7 @@ import java.util.Map;
  * Turns what a CEP library pattern matched into alerts: the matched facts, in event-time order, go through the
  * pattern's pure function ({@link SubjectPattern#find}) under the thresholds stamped on the fact that decided (the
  * last one), whose definition version becomes the alert's {@code patternVersion}. A match whose alert cannot be built
- * goes to the dead letters of the pattern's anchor topic, as the matcher's do. Holds no keyed state. Each alert is
+ * goes to the dead letters of the pattern's anchor topic. Holds no keyed state. Each alert is
  * final when emitted, but for two revisions, each superseding an alert whose id is derived from the match alone: a
  * parcel delivered after its deadline fact was matched ("never delivered", by the other parcel operator) is "delivered
  * late" ({@link ParcelDeadlines#neverDeliveredBefore}), and a growing overheating run's alert supersedes the one its

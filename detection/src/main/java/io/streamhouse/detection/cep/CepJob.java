@@ -79,7 +79,7 @@ public final class CepJob {
                              RegistryClientFactory registry) {
         // Chained operators pass records on without a defensive copy (Avro deep copies of every event, two or three
         // per event: decode -> split -> facts of one or two patterns). Safe here: no function keeps or changes a record
-        // it was given or has emitted; the matchers get theirs through the keyed exchange, deserialised anew.
+        // it was given or has emitted; the pattern operators get theirs through the keyed exchange, deserialised anew.
         env.getConfig().enableObjectReuse();
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         List<DataStream<LateRecord>> late = new ArrayList<>();
@@ -255,7 +255,7 @@ public final class CepJob {
                 .fromSource(sources.of(Topics.RULES), EventTimeWatermarks.notEventTime(), Topics.RULES.name(),
                         WireDeserializationSchema.typeOf(RuleDefinition.class))
                 .uid("source-" + Topics.RULES.name()).name(Topics.RULES.name())
-                // One partition, one reader: a reader without a split would hold the matchers' watermark back.
+                // One partition, one reader: a reader without a split would hold the pattern operators' watermark back.
                 .setParallelism(1)
                 .process(new ProcessFunction<Either<DeadLetter, RuleDefinition>, RuleDefinition>() {
                     @Override

@@ -55,12 +55,12 @@ final class EventTimeWatermarks {
     }
 
     /**
-     * For the rules stream, the second input of every matcher: always idle, never a watermark. A matcher's event time is
-     * the minimum over its <em>active</em> inputs, so an idle rules input leaves it to the events. A watermark of
-     * +&infin; here (what this stream emitted before) did the same only while the events' input was active: once that
-     * went idle (no event for the idleness timeout, e.g. a quiet night), the matcher's watermark became the rules'
-     * +&infin; — end of input — and, watermarks never going back, stayed there: every retained fact was dropped, and
-     * every later event evaluated alone and dropped, so nothing was detected again until a restart.
+     * For the rules stream, the second input of every pattern operator: always idle, never a watermark. An operator's
+     * event time is the minimum over its <em>active</em> inputs, so an idle rules input leaves it to the events. A
+     * watermark of +&infin; here would do the same only while the events' input is active: once that went idle (no
+     * event for the idleness timeout, e.g. a quiet night), the operator's watermark would become the rules' +&infin; —
+     * end of input — and, watermarks never going back, stay there: every retained fact dropped, and every later event
+     * evaluated alone and dropped, so nothing detected again until a restart.
      */
     static <T> WatermarkStrategy<T> notEventTime() {
         return WatermarkStrategy.<T>forGenerator(ctx -> new AlwaysIdle<>());

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param anchorEventId the event whose fact records the alert reported for this occurrence (the large authorization of
  *                      a card test, the out-for-delivery scan of a parcel, the first reading of a run, ...). A late
  *                      event may change an occurrence's events and even its anchor (a run's new first reading): the
- *                      matcher finds the alert it revises by shared events, not by anchor
+ *                      reconciliation finds the alert it revises by shared events, not by anchor
  * @param eventIds      the events that constitute it, in event-time order
  * @param facts         values of this occurrence (distance, readings, outcome, ...)
  */

@@ -24,7 +24,7 @@ import java.util.Properties;
 /**
  * The job's Kafka sources and sinks. Sources read committed data only and start, without state, from the group's
  * committed offsets (the earliest when there are none). Sinks write in Kafka transactions committed with each Flink
- * checkpoint (exactly once end to end with the checkpointed source offsets and matcher state); readers of the alert
+ * checkpoint (exactly once end to end with the checkpointed source offsets and pattern state); readers of the alert
  * topics must read_committed, as the decision topology does.
  */
 public final class KafkaCepIo {

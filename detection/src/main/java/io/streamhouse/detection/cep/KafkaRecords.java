@@ -95,7 +95,7 @@ final class KafkaRecords {
             return new ProducerRecord<>(topicPrefix + d.sourceTopic + ".dlq", null, null, d.key, d.value, headers);
         }
 
-        /** The dead-letter topic of every topic the job reads: each source's decoding and the matchers write there. */
+        /** The dead-letter topic of every topic the job reads: each source's decoding and the pattern operators write there. */
         @Override
         public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
             return declared(CepJob.inputs().stream().map(t -> topicPrefix + Topics.deadLetterOf(t).name()).toList());

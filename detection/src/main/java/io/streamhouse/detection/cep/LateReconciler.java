@@ -35,7 +35,7 @@ import java.util.TreeSet;
  * watermark (its late data); the alerts it gives afterwards are those of a subject without that fact, and those it gave
  * before may be false now. This step, keyed by subject after the pattern's CEP operator(s), makes the alerts in effect
  * (not superseded, not withdrawn) those of the pattern's pure function over all the subject's facts, whatever order
- * they arrived in, as the matcher's reconciliation does ({@link Reconciliation#reconcile}, which it reuses).
+ * they arrived in ({@link Reconciliation#reconcile}).
  *
  * <p>Inputs: the stamped facts (every one, the same the CEP operator gets), and the CEP operator's alerts together with
  * its late data. Per subject it keeps the facts within the pattern's retention (a list state, appended to: one merge

@@ -21,7 +21,7 @@ import java.util.Optional;
  * no threshold is in it: every condition reads the thresholds the stamping step wrote onto the fact it decides on
  * ({@link StampFacts}), and {@code within} is the largest window a definition may ask for, the condition checking the
  * actual one. The NFA chooses the events of an occurrence; the pattern's pure function ({@link SubjectPattern#find})
- * then builds its finding from exactly those events, so an alert says what the matcher's would.
+ * then builds its finding from exactly those events, so an alert says what the pure function says of them.
  *
  * <p>Assumes the subject's facts arrive as the pattern's {@code factOf} and {@code keeps} leave them (the stamping
  * step drops the rest), so {@code next} means "the subject's next relevant fact".
@@ -40,7 +40,7 @@ final class LibraryPatterns {
      * out-for-delivery scan is reported by neither (the partial match times out first).
      */
     static final Duration PARCEL_MAX_RETENTION = Duration.ofDays(2);
-    /** Two readings compared for maintenance: at most this apart (the matcher's retention for the pattern). */
+    /** Two readings compared for maintenance: at most this apart (the pattern's retention). */
     static final Duration MAINTENANCE_WITHIN = Duration.ofHours(1);
 
     /** Why the library pattern cannot take these settings (a window beyond its {@code within}), if it cannot. */
@@ -81,7 +81,7 @@ final class LibraryPatterns {
             // A run: consecutive readings, each hot, hotter than the one before and within the window of the first. A
             // pattern ending in a loop completes a match at every reading the run takes, one per reading it could have
             // started at, earliest start first: AlertsOfMatches alerts the widest (the run so far) once it is long
-            // enough, each longer one superseding the one before, as the matcher revises a growing run.
+            // enough, each longer one superseding the one before, so a growing run is revised as it grows.
             case ENGINE_OVERHEATING -> Pattern.<StampedFact>begin(RUN).where(new ContinuesRun()).oneOrMore().consecutive()
                     .within(OVERHEATING_MAX_WINDOW);
             // Each use and the card's next one.

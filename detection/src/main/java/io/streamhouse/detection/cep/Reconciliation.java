@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * Turns one evaluation's findings into alerts against the alerts reported before, so that the alerts in effect (not
  * superseded, not withdrawn) are the findings whatever order the facts arrived in: the step late events are reconciled with
- * after the CEP operators ({@link LateReconciler}; the hand-written matcher, removed, used it at every evaluation). What was reported rides on the anchor facts ({@code reportedAlertId},
+ * after the CEP operators ({@link LateReconciler}). What was reported rides on the anchor facts ({@code reportedAlertId},
  * {@code reportedEventIds}).
  */
 final class Reconciliation {

@@ -15,8 +15,8 @@ import java.time.Instant;
 
 /**
  * Right after a source: dead letters to a side output (to {@code <topic>.dlq}); events behind the source's watermark
- * to another side output (to {@code <topic>.late}, with the reason) <em>and</em> on to the matchers, which reconcile
- * them; every event on to the matchers. Late is decided here, once per event, against the watermark of its own topic.
+ * to another side output (to {@code <topic>.late}, with the reason) <em>and</em> on to the pattern operators, which reconcile
+ * them; every event on to the pattern operators. Late is decided here, once per event, against the watermark of its own topic.
  */
 final class SplitDecoded<T extends SpecificRecord> extends ProcessFunction<Either<DeadLetter, T>, T> {
     static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters") {
