@@ -5,7 +5,6 @@ import io.streamhouse.replay.ReplayCli;
 import io.streamhouse.control.CliLog;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * {@code ./streamhouse drill …} and {@code ./streamhouse replay …}: the replay CLI with the {@code drill} subcommand
@@ -14,10 +13,8 @@ import java.nio.file.Path;
  */
 public final class DrillsCli {
     public static void main(String[] args) {
-        CliLog log = CliLog.start(args.length > 0 && args[0].equals("drill") ? "drill" : "replay", args, Path.of(".streamhouse"));
-        int code = run(CliLog.withoutVerbose(args), System.out, log.terminal());
-        log.printSummary();
-        System.exit(code);
+        String cli = args.length > 0 && args[0].equals("drill") ? "drill" : "replay";
+        System.exit(CliLog.run(cli, args, (a, terminal) -> run(a, System.out, terminal)));
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {

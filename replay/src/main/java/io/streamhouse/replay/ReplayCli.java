@@ -67,10 +67,7 @@ public final class ReplayCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("replay", args, java.nio.file.Path.of(".streamhouse"));
-        int code = run(io.streamhouse.control.CliLog.withoutVerbose(args), System.out, log.terminal());
-        log.printSummary();
-        System.exit(code);
+        System.exit(io.streamhouse.control.CliLog.run("replay", args, (a, terminal) -> run(a, System.out, terminal)));
     }
 
     /** {@code more}: further subcommands beside rebuild, backfill, promote and discard (the drills module adds {@code drill}). */

@@ -55,19 +55,17 @@ final class StartListener {
 
     /** Runs the steps, each once its needs are ready; returns when all are ready or skipped, throws the first failure. */
     void run(List<StartStep> steps, StartContext context) throws Exception {
-        Set<String> listed = new HashSet<>();
+        Set<String> names = new HashSet<>(), listed = new HashSet<>();
+        steps.forEach(s -> names.add(s.name()));
         for (StartStep step : steps) {
             for (String need : step.needs()) {
-                if (steps.stream().anyMatch(s -> s.name().equals(need)) && !listed.contains(need)) {
+                if (names.contains(need) && !listed.contains(need)) {
                     throw new IllegalArgumentException("step " + step.name() + " needs " + need + ", which is not listed before it");
                 }
             }
             listed.add(step.name());
         }
         long t0 = System.nanoTime();
-        synchronized (timings) {
-            steps.forEach(s -> timings.remove(s.name()));
-        }
         ExecutorService threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "streamhouse-start");
             t.setDaemon(true);

@@ -87,6 +87,23 @@ public final class CliLog {
         }
     }
 
+    /** How a tool is run: its arguments (without {@value #VERBOSE}) and the terminal for its error lines → exit code. */
+    @FunctionalInterface
+    public interface Tool {
+        int run(String[] args, PrintStream terminal);
+    }
+
+    /**
+     * A tool's whole {@code main} but the exit: library logging moved to {@code <data>/logs/<cli>.log} (unless
+     * {@value #VERBOSE}), the tool run, the summary line printed; returns the tool's exit code.
+     */
+    public static int run(String cli, String[] args, Tool tool) {
+        CliLog log = start(cli, args, Path.of(".streamhouse"));
+        int code = tool.run(withoutVerbose(args), log.terminal());
+        log.printSummary();
+        return code;
+    }
+
     /** {@code args} without {@value #VERBOSE}, for a parser that does not know it. */
     public static String[] withoutVerbose(String[] args) {
         return Arrays.stream(args).filter(a -> !a.equals(VERBOSE)).toArray(String[]::new);

@@ -82,12 +82,7 @@ public final class AuthorizeBenchmark implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("authorize-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new AuthorizeBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("authorize-benchmark", new AuthorizeBenchmark(), args));
     }
 
     @Override

@@ -83,12 +83,7 @@ public final class FreshnessBenchmark implements Callable<Integer> {
     private static final GeoPoint RTM = GeoPoint.newBuilder().setLat(51.9244).setLon(4.4777).build();
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("freshness-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new FreshnessBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("freshness-benchmark", new FreshnessBenchmark(), args));
     }
 
     @Override

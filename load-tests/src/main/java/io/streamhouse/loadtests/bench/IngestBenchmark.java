@@ -76,12 +76,7 @@ public final class IngestBenchmark implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("ingest-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new IngestBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("ingest-benchmark", new IngestBenchmark(), args));
     }
 
     @Override

@@ -64,12 +64,7 @@ public final class LakeFreshnessBenchmark implements Callable<Integer> {
     Duration drain;
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("lake-freshness-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new LakeFreshnessBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("lake-freshness-benchmark", new LakeFreshnessBenchmark(), args));
     }
 
     @Override

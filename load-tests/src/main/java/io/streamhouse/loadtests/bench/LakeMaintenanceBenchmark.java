@@ -67,12 +67,7 @@ public final class LakeMaintenanceBenchmark implements Callable<Integer> {
     String label;
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("lake-maintenance-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new LakeMaintenanceBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("lake-maintenance-benchmark", new LakeMaintenanceBenchmark(), args));
     }
 
     /** One table at one moment. */

@@ -54,12 +54,7 @@ public final class RebuildBenchmark implements Callable<Integer> {
     boolean keep;
 
     public static void main(String[] args) {
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("rebuild-benchmark", args, java.nio.file.Path.of(".streamhouse"));
-        CommandLine cli = new CommandLine(new RebuildBenchmark());
-        cli.setErr(new java.io.PrintWriter(log.terminal(), true));
-        int code = cli.execute(io.streamhouse.control.CliLog.withoutVerbose(args));
-        log.printSummary();
-        System.exit(code);
+        System.exit(BenchmarkCommand.execute("rebuild-benchmark", new RebuildBenchmark(), args));
     }
 
     @Override

@@ -100,10 +100,7 @@ public final class GeneratorCli implements Callable<Integer> {
         // The Kafka client logs its whole configuration at INFO, which would bury the progress line.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("generate", args, java.nio.file.Path.of(".streamhouse"));
-        int code = run(io.streamhouse.control.CliLog.withoutVerbose(args), System.out, log.terminal());
-        log.printSummary();
-        System.exit(code);
+        System.exit(io.streamhouse.control.CliLog.run("generate", args, (a, terminal) -> run(a, System.out, terminal)));
     }
 
     /** Runs the command line; returns the exit code (0 ok, 1 failed, 2 bad usage). */

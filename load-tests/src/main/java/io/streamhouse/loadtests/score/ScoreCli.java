@@ -59,10 +59,7 @@ public final class ScoreCli implements Callable<Integer> {
     public static void main(String[] args) {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        io.streamhouse.control.CliLog log = io.streamhouse.control.CliLog.start("score", args, java.nio.file.Path.of(".streamhouse"));
-        int code = run(io.streamhouse.control.CliLog.withoutVerbose(args), System.out, log.terminal());
-        log.printSummary();
-        System.exit(code);
+        System.exit(io.streamhouse.control.CliLog.run("score", args, (a, terminal) -> run(a, System.out, terminal)));
     }
 
     /** Runs the command line; returns the exit code. */
