@@ -1,7 +1,6 @@
 package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.control.CliLog;
 import io.streamhouse.control.ChildState;
 import io.streamhouse.control.ChildStatus;
@@ -61,6 +60,7 @@ public final class Launcher {
             case "down" -> down(options);
             case "status" -> status(options);
             case "kill", "restart", "stop", "start" -> control(options);
+            case "demo" -> demo(options, OUT, ERR);
             default -> {
                 ERR.println(LaunchOptions.USAGE);
                 yield 2;
@@ -77,21 +77,6 @@ public final class Launcher {
     }
 
     static int up(LaunchOptions options) throws Exception {
-        return up(options, null);
-    }
-
-    /** What the demo left, handed to a check that runs against the still running stack (tests). */
-    record Demoed(java.net.URI api, DemoLoad.Result decisions, Optional<String> cdcCustomer) {
-    }
-
-    /** A check against the running stack once every demo leg passed, before {@code --exit-after-demo} stops it. */
-    @FunctionalInterface
-    interface AfterDemo {
-        void check(Demoed demoed) throws Exception;
-    }
-
-    /** {@code afterDemo} (may be null) runs once the demo passed; what it throws ends {@code up} after the stack stops. */
-    static int up(LaunchOptions options, AfterDemo afterDemo) throws Exception {
         Instant began = Instant.now();
         Path data = options.data();
         Files.createDirectories(data);
@@ -125,7 +110,7 @@ public final class Launcher {
             }
         });
         stack.supervisor.onStateChange(() -> writeStatus(data, stack));
-        stack.control = ControlChannel.serve(data.resolve(ControlChannel.DIR), request -> control(stack, request));
+        stack.control = ControlChannel.serve(data.resolve(ControlChannel.DIR), request -> control(stack, options, request));
         CountDownLatch stopped = new CountDownLatch(1);
         Files.deleteIfExists(purgeMarker(data));
         Thread hook = new Thread(() -> {
@@ -158,10 +143,7 @@ public final class Launcher {
 
             boolean demoOk = true;
             if (options.demoCount() > 0) {
-                demoOk = Demo.run(stack, options);
-                if (demoOk && afterDemo != null) {
-                    afterDemo.check(new Demoed(stack.api.url(), stack.demoDecisions, Optional.ofNullable(stack.cdcCustomer)));
-                }
+                demoOk = Demo.run(stack, options.runs(LaunchOptions.Part.CDC), options.demoCount(), options.seed(), OUT);
             }
             if (options.exitAfterDemo()) {
                 return demoOk ? 0 : 1;
@@ -386,9 +368,12 @@ public final class Launcher {
     private static final Duration CONTROL_TIMEOUT = Duration.ofSeconds(180);
 
     /** In the running launcher: one control request; the message goes back to the asking command. */
-    private static String control(RunningStack stack, ControlChannel.Request request) {
+    private static String control(RunningStack stack, LaunchOptions options, ControlChannel.Request request) {
         if (!stack.ready) {
             throw new IllegalStateException("Streamhouse is still starting; try again once ./streamhouse status shows it running");
+        }
+        if (request.action().equals(DEMO)) {
+            return demoInTheLauncher(stack, options, request.component());
         }
         SupervisedChild child = stack.supervisor.child(request.component()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown component '" + request.component() + "'; this stack runs " + String.join(", ", stack.supervisor.names())));
@@ -412,6 +397,57 @@ public final class Launcher {
             }
             default -> throw new IllegalArgumentException("unknown action '" + request.action() + "': kill, restart, stop or start");
         }
+    }
+
+    private static final String DEMO = "demo";
+    /** Longer than the demo's legs may take together (each waits at most 60 s). */
+    private static final Duration DEMO_TIMEOUT = Duration.ofSeconds(300);
+
+    /**
+     * {@code ./streamhouse demo [--demo N] [--seed S]}: the demo again, run by the running launcher (it holds the
+     * stack's tokens and database login); its lines are printed here. 0 if every leg passed, 1 if one failed.
+     */
+    static int demo(LaunchOptions options, PrintStream out, PrintStream err) {
+        Path data = options.data();
+        if (PidFile.running(data).isEmpty()) {
+            err.println("Streamhouse is not running (no launcher for " + data + ").");
+            return 3;
+        }
+        try {
+            ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR),
+                    new ControlChannel.Request(DEMO, options.demoCount() + " " + options.seed()), DEMO_TIMEOUT);
+            (response.ok() ? out : err).println(response.message());
+            return response.ok() ? 0 : 1;
+        } catch (IllegalStateException | UncheckedIOException e) {
+            err.println(e.getMessage());
+            return 1;
+        }
+    }
+
+    /** In the running launcher: the demo's legs with the asked count and seed ({@code "<count> <seed>"}); its lines. */
+    private static String demoInTheLauncher(RunningStack stack, LaunchOptions options, String countAndSeed) {
+        String[] words = countAndSeed.trim().split("\\s+");
+        int count;
+        long seed;
+        try {
+            count = Integer.parseInt(words[0]);
+            seed = Long.parseLong(words[1]);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("a demo request is 'demo <count> <seed>', got 'demo " + countAndSeed + "'");
+        }
+        var lines = new java.io.ByteArrayOutputStream();
+        boolean ok;
+        try (var out = new PrintStream(lines, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            ok = Demo.run(stack, options.runs(LaunchOptions.Part.CDC), count, seed, out);
+        } catch (Exception e) {
+            throw new IllegalStateException(lines.toString(java.nio.charset.StandardCharsets.UTF_8)
+                    + "The demo stopped: " + e.getMessage(), e);
+        }
+        String text = lines.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing();
+        if (!ok) {
+            throw new IllegalStateException(text);
+        }
+        return text;
     }
 
     /** A failed start's message carries the whole log tail; the asking command gets its first line and what follows. */

@@ -1,7 +1,6 @@
 package io.streamhouse.launcher;
 
 import io.streamhouse.control.ControlChannel;
-import io.streamhouse.loadtests.demo.DemoLoad;
 import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.supervisor.Supervisor;
 
@@ -26,10 +25,8 @@ final class RunningStack implements AutoCloseable {
     final List<AppProcess> ingestInstances = new java.util.concurrent.CopyOnWriteArrayList<>();
     CepProcess cep;
     SqlProcess sql;
-    DemoLoad.Result demoDecisions;
-    String cdcCustomer;
     Map<String, String> tokens = Map.of();
-    /** How this process's Kafka clients log in; restored when the stack stops (LauncherIT runs in a test JVM). */
+    /** How this process's Kafka clients log in; restored when the stack stops. */
     io.streamhouse.security.kafka.KafkaClientSettings.ProcessSettings kafkaSettings;
 
     /** Every ingest instance's URL, instance 1 first. */

@@ -36,6 +36,18 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void theDemoCommandTakesACountAndASeed() {
+        LaunchOptions demo = LaunchOptions.parse(new String[]{"demo", "--demo", "30", "--seed", "7", "--data", "/tmp/sh"});
+        assertThat(demo.command()).isEqualTo("demo");
+        assertThat(demo.demoCount()).isEqualTo(30);
+        assertThat(demo.seed()).isEqualTo(7);
+        LaunchOptions defaults = LaunchOptions.parse(new String[]{"demo"});
+        assertThat(defaults.demoCount()).isEqualTo(50);
+        assertThat(defaults.seed()).isEqualTo(42);
+        assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"demo", "--demo", "0"})).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void anUnknownPartIsNamed() {
         assertThatThrownBy(() -> LaunchOptions.parse(new String[]{"up", "--without", "cep,kafka"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'kafka'");

@@ -2,68 +2,147 @@ package io.streamhouse.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamhouse.control.ChildState;
+import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.StatusFile;
+import io.streamhouse.loadtests.generator.GeneratorCli;
+import io.streamhouse.loadtests.score.ScoreCli;
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.StackTokens;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * {@code ./streamhouse up} as a user runs it, end to end: platform, both apps as child JVMs, the demo load through
- * HTTP, every decision read back and checked against the demo's ground truth; then, on the same running stack, a
- * snapshot query over the log and over the sink-landed Iceberg tables agrees with the api's projections (decisions
- * per outcome; the CDC demo customer's orders) — then everything stopped, with no process left behind.
+ * The stack as a user runs it: {@code ./streamhouse up --fresh --no-demo} with the launcher in its own JVM (as the
+ * script starts it) and every part on: platform, CDC, both apps, CEP job, lake and query service. On that one stack,
+ * in order:
+ * <ol>
+ *   <li>the README's path to the CEP job's alerts: {@code ./streamhouse generate --events N --seed S} and
+ *   {@code ./streamhouse score} with the script's command lines ({@code --target kafka} added to the generator's) and
+ *   their defaults. Score's exit code 0 means every planted anomaly alerted and nothing else (recall 100 %, precision
+ *   at least 99.5 % per pattern), read read_committed with Kafka's own consumer. Fewer events than the README's
+ *   20,000. This comes first: the generation's event time ends before now, so the job must not have seen the demo's;</li>
+ *   <li>{@code ./streamhouse demo}: the demo's payments authorized synchronously through the real decision topology
+ *   and every answer checked against its ground truth, the demo parcel through the projections, one order through
+ *   CDC; then a snapshot query over the log and over the sink-landed Iceberg tables agrees with the api's projections
+ *   (the demo's decisions per outcome; the CDC demo customer's orders);</li>
+ *   <li>supervision: {@code ./streamhouse kill api} and {@code kill sql}; {@code status} shows the api restarting,
+ *   then running again with one restart and its last exit, readiness answers again, the query service comes back on
+ *   the same URL with its lake maintenance scheduled;</li>
+ *   <li>{@code down} leaves nothing behind and {@code status} then says so.</li>
+ * </ol>
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LauncherIT {
 
+    private static final Path DATA = Path.of("target", "launcher-it").toAbsolutePath();
+    private static final Path OUT = DATA.resolveSibling("launcher-it.out");
+    private static final String DATA_ARG = DATA.toString();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final Path DATA = Path.of("target", "launcher-it").toAbsolutePath();
+    private static final AtomicInteger QUERIES = new AtomicInteger();
     /** How long the sink may take to land what the log holds (it commits every second). */
-    private static final java.util.concurrent.atomic.AtomicInteger QUERIES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Duration LAKE_CATCH_UP = Duration.ofSeconds(60);
 
-    @Test
-    void upRunsTheSliceAndStopsEverything() throws Exception {
-        Path data = DATA;
-        var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--fresh", "--exit-after-demo",
-                "--demo", "30", "--seed", "7", "--kafka-port", "0", "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
-        List<ProcessHandle> before = ProcessHandle.current().children().toList();
-        boolean[] checked = {false};
+    private static Process launcher;
+    private static final List<ProcessHandle> CHILDREN = new ArrayList<>();
 
-        int code = Launcher.up(options, demoed -> {
-            snapshotQueriesAgreeWithTheProjections(demoed);
-            checked[0] = true;
-        });
-
-        assertThat(code).as("exit code of up (0: every demo decision matched the ground truth)").isZero();
-        assertThat(checked[0]).as("the snapshot-query checks ran").isTrue();
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
-                .filter(p -> !before.contains(p)).toList()).as("children left behind").isEmpty();
-        assertThat(PidFile.running(data)).isEmpty();
+    @BeforeAll
+    static void up() throws Exception {
+        Files.createDirectories(DATA);
+        launcher = LauncherJvm.up(DATA, OUT, "--no-demo");
+        CHILDREN.addAll(launcher.descendants().toList());
     }
 
-    private static void snapshotQueriesAgreeWithTheProjections(Launcher.Demoed demoed) throws Exception {
-        long t0 = System.nanoTime();
-        URI api = demoed.api();
+    @AfterAll
+    static void leaveNothingBehind() throws Exception {
+        if (launcher == null) {
+            return;
+        }
+        // Only if a test failed before down: never leave the launcher or what it started behind (by PID). The children
+        // exit by themselves once the launcher is gone (the PostgreSQL watchdog must not be killed: it is what stops
+        // the postmaster); what is still alive after that is killed.
+        CHILDREN.addAll(launcher.descendants().toList());
+        launcher.destroyForcibly();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> CHILDREN.stream().noneMatch(ProcessHandle::isAlive));
+        } finally {
+            CHILDREN.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
 
-        // (1) Decisions per outcome: the api's decision for every demo transaction (GET /v1/transactions/{id}/decision,
-        // read back by the demo load) = the log's = the lake's once the sink landed the log up to the same offsets.
+    @Test
+    @Order(1)
+    void theReadmesGenerateAndScoreFindEveryPlantedAnomaly() throws Exception {
+        Path truth = DATA.resolveSibling("launcher-it-gen");
+        Output generated = new Output();
+        int generate = GeneratorCli.run(new String[]{"--target", "kafka", "--events", "4000", "--seed", "11",
+                "--data", DATA_ARG, "--out", truth.toString(), "--no-progress"}, generated.out, generated.out);
+        System.out.print(generated);
+        assertThat(generate).as("generate's exit code; its output:%n%s", generated).isZero();
+        assertThat(generated.toString()).contains("Sent 4,000 to kafka");
+
+        Output scored = new Output();
+        int score = ScoreCli.run(new String[]{"--data", DATA_ARG, "--truth", truth.toString()}, scored.out, scored.out);
+        System.out.print(scored);
+        assertThat(score).as("score's exit code (0: every pattern 100 %% recall, >= 99.5 %% precision); its output:%n%s",
+                scored).isZero();
+        assertThat(scored.toString()).contains("PASS").doesNotContain("  missed ").doesNotContain("  extra ")
+                .containsPattern("card testing +[1-9]");
+    }
+
+    @Test
+    @Order(2)
+    void theDemoPassesAndSnapshotQueriesAgreeWithTheProjections() throws Exception {
+        Output demo = new Output();
+        int code = Launcher.demo(options("demo", DATA_ARG, "--demo", "30", "--seed", "7"), demo.out, demo.out);
+        System.out.print(demo);
+        assertThat(code).as("demo's exit code (0: every leg passed); its output:%n%s", demo).isZero();
+        assertThat(demo.toString()).contains("Every answer matched the demo's ground truth and the decision the api recorded.")
+                .contains("Parcel as the api answers it: {\"parcelId\":\"P-1042\",\"status\":\"OUT_FOR_DELIVERY\"");
+        long t0 = System.nanoTime();
+        URI api = URI.create(component("api").endpoint());
+
+        // (1) Decisions per outcome: the api's decision for every demo transaction (read back by the demo) = the
+        // log's = the lake's once the sink landed the log up to the same offsets. The generation's decisions are on
+        // the same topic: the demo's transaction ids start with "demo-".
+        Matcher outcomes = Pattern.compile("30 sent, decisions \\{([^}]*)}").matcher(demo.toString());
+        assertThat(outcomes.find()).as("the demo's decisions line in:%n%s", demo).isTrue();
         Map<String, Long> served = new TreeMap<>();
-        demoed.decisions().outcomes().forEach((outcome, n) -> served.put(outcome.name(), (long) n));
-        assertThat(served.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(demoed.decisions().sent());
+        for (String pair : outcomes.group(1).split(",\\s*")) {
+            String[] kv = pair.split("=");
+            served.put(kv[0], Long.parseLong(kv[1]));
+        }
+        assertThat(served.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(30);
         String perOutcome = "SELECT outcome, _partition, COUNT(*), MAX(_offset) FROM %s.streamhouse.payments_transactions_decisions"
-                + " GROUP BY outcome, _partition";
+                + " WHERE transactionId LIKE 'demo-%%' GROUP BY outcome, _partition";
         JsonNode kafka = rows(api, perOutcome.formatted("kafka"));
         JsonNode lake = awaitLake(api, perOutcome.formatted("lake"), maxOffsets(kafka, 1, 3), 1, 3);
         assertThat(countsPerOutcome(kafka)).as("decisions per outcome over Kafka vs the api's").isEqualTo(served);
@@ -71,7 +150,9 @@ class LauncherIT {
 
         // (2) The CDC demo customer's orders: order ids and each order's latest status, as the api's customer card
         // serves them = over the log = over the lake (landed up to the log's offsets).
-        String customer = demoed.cdcCustomer().orElseThrow(() -> new AssertionError("the CDC demo did not run"));
+        Matcher placed = Pattern.compile("(demo-[0-9a-f]{8})-o1 placed").matcher(demo.toString());
+        assertThat(placed.find()).as("the CDC demo's order line in:%n%s", demo).isTrue();
+        String customer = placed.group(1);
         JsonNode card = awaitCustomer(api, customer);
         Map<String, String> servedOrders = new TreeMap<>();
         card.get("orders").forEach(o -> servedOrders.put(o.get("orderId").asText(), o.get("status").asText()));
@@ -85,6 +166,74 @@ class LauncherIT {
         assertThat(latestStatus(lakeOrders)).as("orders of " + customer + " over Iceberg vs the api's").isEqualTo(servedOrders);
         System.out.printf("LauncherIT: snapshot queries over Kafka and Iceberg agree with the api (decisions %s; %s's orders %s): %d queries in %d ms%n",
                 served, customer, servedOrders, QUERIES.get(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Test
+    @Order(3)
+    void aKilledApiIsRestartedAndStatusFollowsIt() throws Exception {
+        assertThat(Launcher.status(options("status", DATA_ARG))).as("status exit code, all running").isZero();
+        ChildStatus api = component("api");
+        assertThat(api.state()).isEqualTo(ChildState.RUNNING);
+        assertThat(api.restarts()).isZero();
+        assertThat(component("broker").state()).isEqualTo(ChildState.RUNNING);
+        ChildStatus sql = component("sql");
+        assertThat(sql.state()).as("the lake's query service is supervised").isEqualTo(ChildState.RUNNING);
+        long killed = api.pid();
+
+        assertThat(Launcher.control(options("kill", DATA_ARG, "api"))).isZero();
+        // The query service too, in the same wait: both restart side by side.
+        assertThat(Launcher.control(options("kill", DATA_ARG, "sql"))).isZero();
+        assertThat(ProcessHandle.of(sql.pid()).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+
+        assertThat(ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(() -> component("api").state() == ChildState.RESTARTING);
+        assertThat(Launcher.status(options("status", DATA_ARG))).as("status exit code while the api restarts").isEqualTo(1);
+        await("api running again").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                .until(() -> component("api").state() == ChildState.RUNNING);
+        ChildStatus again = component("api");
+        assertThat(again.pid()).isNotEqualTo(killed);
+        assertThat(again.restarts()).isEqualTo(1);
+        assertThat(again.lastExit()).hasValueSatisfying(e -> assertThat(e.code()).isEqualTo(137));
+        assertThat(again.endpoint()).isEqualTo(api.endpoint());
+        HttpResponse<Void> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(again.endpoint() + "/q/health/ready")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding());
+        assertThat(ready.statusCode()).isEqualTo(200);
+        await("sql running again").atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofMillis(500))
+                .until(() -> component("sql").state() == ChildState.RUNNING);
+        ChildStatus sqlAgain = component("sql");
+        assertThat(sqlAgain.pid()).isNotEqualTo(sql.pid());
+        assertThat(sqlAgain.restarts()).isEqualTo(1);
+        assertThat(sqlAgain.endpoint()).isEqualTo(sql.endpoint());
+        // up maintains the lake by default: the restarted service reports its schedule.
+        assertThat(Launcher.maintenanceLine(sqlAgain.endpoint())).contains("next pass at");
+        assertThat(Launcher.status(options("status", DATA_ARG))).isZero();
+        assertThat(Files.readString(OUT))
+                .contains("[supervisor] api (pid " + killed + ") died: killed by signal 9 (SIGKILL); restart 1 of 5 in 1000 ms")
+                .contains("[supervisor] api restarted (pid " + again.pid() + ", restart 1 in all)")
+                .contains("[supervisor] sql (pid " + sql.pid() + ") died: killed by signal 9 (SIGKILL)")
+                .contains("lake maintenance every PT10M");
+    }
+
+    @Test
+    @Order(4)
+    void downLeavesNothingBehind() throws Exception {
+        CHILDREN.addAll(launcher.descendants().toList());
+        assertThat(Launcher.down(options("down", DATA_ARG))).isZero();
+        assertThat(launcher.isAlive()).isFalse();
+        await().atMost(Duration.ofSeconds(30)).until(() -> CHILDREN.stream().noneMatch(ProcessHandle::isAlive));
+        assertThat(Launcher.status(options("status", DATA_ARG))).as("status exit code once down").isEqualTo(3);
+    }
+
+    private static LaunchOptions options(String command, String data, String... more) {
+        List<String> all = new ArrayList<>(List.of(command));
+        all.addAll(List.of(more));
+        all.addAll(List.of("--data", data));
+        return LaunchOptions.parse(all.toArray(String[]::new));
+    }
+
+    private static ChildStatus component(String name) {
+        Optional<StatusFile.Snapshot> snapshot = StatusFile.read(DATA.resolve(StatusFile.NAME));
+        return snapshot.orElseThrow().components().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     /** Sums column 2 (a count) per column 0 (the outcome). */
@@ -112,9 +261,9 @@ class LauncherIT {
 
     /** Polls the lake query until its rows' highest offset per partition reaches the log's; its last rows. */
     private static JsonNode awaitLake(URI api, String sql, Map<Integer, Long> logEnd, int partition, int offset) {
-        java.util.concurrent.atomic.AtomicReference<JsonNode> last = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<JsonNode> last = new AtomicReference<>();
         // back-off between polls: each query is a Flink job
-        org.awaitility.Awaitility.await("the lake lands the log's offsets " + logEnd).atMost(LAKE_CATCH_UP)
+        await("the lake lands the log's offsets " + logEnd).atMost(LAKE_CATCH_UP)
                 .pollInterval(Duration.ofMillis(200)).until(() -> {
                     JsonNode rows = rows(api, sql);
                     last.set(rows);
@@ -126,8 +275,8 @@ class LauncherIT {
 
     /** The api's customer card once it shows an order (the projection folds shop.orders shortly after the demo saw it). */
     private static JsonNode awaitCustomer(URI api, String customer) {
-        java.util.concurrent.atomic.AtomicReference<JsonNode> card = new java.util.concurrent.atomic.AtomicReference<>();
-        org.awaitility.Awaitility.await("GET /v1/customers/" + customer + " shows an order").atMost(Duration.ofSeconds(30))
+        AtomicReference<JsonNode> card = new AtomicReference<>();
+        await("GET /v1/customers/" + customer + " shows an order").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(api.resolve("/v1/customers/" + customer))
                             .header("Authorization", "Bearer " + StackTokens.read(DATA, Roles.REVIEWER))
@@ -151,5 +300,16 @@ class LauncherIT {
         JsonNode body = JSON.readTree(r.body());
         assertThat(body.path("truncated").asBoolean()).as(sql + " truncated").isFalse();
         return body.get("rows");
+    }
+
+    /** A command's standard output and error, together. */
+    private static final class Output {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+        @Override
+        public String toString() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
     }
 }
