@@ -148,19 +148,26 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                 out.printf(Locale.ROOT, "lake snapshots %s%n", snapshots);
             }
             Progress progress = json ? Progress.none() : Progress.to(parent.err(), System.console() != null);
+            // Each target stitches its own inputs and rebuilds its own shadow: side by side, reported in target order.
+            List<java.util.concurrent.Callable<Map.Entry<List<Stitcher.Stitch>, Report.TargetReport>>> jobs = new ArrayList<>();
+            for (BackfillPlan plan : plans) {
+                jobs.add(() -> {
+                    List<Stitcher.Stitch> stitched = Stitcher.stitch(admin, endpoints.bootstrapServers(), serdes, plan, tables, timeout);
+                    if (!json) {
+                        stitched.forEach(s -> out.printf(Locale.ROOT, "  %-36s p%d: lake %,d rows to offset %d + log %,d from %d (log starts %d) = %,d "
+                                        + "stitched; %,d rows in both %s; read back %s%n", s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(),
+                                s.logRecords(), s.lakeLastOffset() + 1, s.logStart(), s.stitched(), s.overlapRows(),
+                                s.overlapEqual() ? "equal" : "DIFFER, first at " + s.overlapDifference(), s.readBackEqual() ? "exact" : "DIFFERS"));
+                    }
+                    long inexact = stitched.stream().filter(s -> !s.exact()).count();
+                    return Map.entry(stitched, rebuild(plan, inexact, admin, endpoints, serdes, timeout, progress));
+                });
+            }
             List<Stitcher.Stitch> stitches = new ArrayList<>();
             List<Report.TargetReport> reports = new ArrayList<>();
-            for (BackfillPlan plan : plans) {
-                List<Stitcher.Stitch> stitched = Stitcher.stitch(admin, endpoints.bootstrapServers(), serdes, plan, tables, timeout);
-                if (!json) {
-                    stitched.forEach(s -> out.printf(Locale.ROOT, "  %-36s p%d: lake %,d rows to offset %d + log %,d from %d (log starts %d) = %,d "
-                                    + "stitched; %,d rows in both %s; read back %s%n", s.topic(), s.partition(), s.lakeRows(), s.lakeLastOffset(),
-                            s.logRecords(), s.lakeLastOffset() + 1, s.logStart(), s.stitched(), s.overlapRows(),
-                            s.overlapEqual() ? "equal" : "DIFFER, first at " + s.overlapDifference(), s.readBackEqual() ? "exact" : "DIFFERS"));
-                }
-                stitches.addAll(stitched);
-                long inexact = stitched.stream().filter(s -> !s.exact()).count();
-                reports.add(rebuild(plan, inexact, admin, endpoints, serdes, timeout, progress));
+            for (var done : SideBySide.run("replay-backfill", jobs)) {
+                stitches.addAll(done.getKey());
+                reports.add(done.getValue());
             }
             long divergences = reports.stream().mapToLong(Report.TargetReport::divergences).sum();
             Summary summary = new Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,

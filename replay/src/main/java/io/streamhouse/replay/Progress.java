@@ -6,8 +6,9 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * How a rebuild's progress is shown: a bar redrawn in place with events/s and ETA on a terminal, a plain line every
- * few seconds otherwise (logs, pipes), nothing under {@code --json} (stdout is then the summary alone).
+ * How a rebuild's progress is shown: a bar per target redrawn in place with events/s and ETA on a terminal, a plain
+ * line per target every few seconds otherwise (logs, pipes), nothing under {@code --json} (stdout is then the summary
+ * alone). Safe to call from the threads of targets rebuilding side by side.
  */
 interface Progress {
     /** @param done offsets of the cut reached so far of {@code total}; events: records applied so far */
@@ -44,49 +45,75 @@ interface Progress {
         return String.format(Locale.ROOT, "ETA %ds", Math.round(millis / 1000.0));
     }
 
+    /**
+     * On a terminal: one line redrawn in place, with a bar per target still running (targets rebuild side by side); a
+     * target's "rebuilt" line is printed above it once it is done.
+     */
     final class Bar implements Progress {
         private final PrintStream out;
+        private final java.util.Map<String, String> running = new java.util.LinkedHashMap<>();
+        private int drawn;
 
         Bar(PrintStream out) {
             this.out = out;
         }
 
         @Override
-        public void update(String target, long done, long total, long events, Duration elapsed) {
-            int width = 30, filled = (int) (width * Math.min(1.0, done / (double) Math.max(1, total)));
-            out.printf(Locale.ROOT, "\r%-9s [%s%s] %3d%%  %,d events  %s  %s   ", target, "#".repeat(filled), ".".repeat(width - filled),
-                    100 * done / Math.max(1, total), events, rate(events, elapsed), eta(done, total, elapsed));
-            out.flush();
+        public synchronized void update(String target, long done, long total, long events, Duration elapsed) {
+            running.putIfAbsent(target, "");
+            int width = running.size() > 1 ? 10 : 30; // side by side, each bar shorter
+            int filled = (int) (width * Math.min(1.0, done / (double) Math.max(1, total)));
+            running.put(target, String.format(Locale.ROOT, "%s [%s%s] %3d%%  %,d events  %s  %s", target, "#".repeat(filled),
+                    ".".repeat(width - filled), 100 * done / Math.max(1, total), events, rate(events, elapsed), eta(done, total, elapsed)));
+            redraw();
         }
 
         @Override
-        public void done(String target, long events, Duration took) {
-            out.printf(Locale.ROOT, "\r%-9s rebuilt: %,d events in %.1f s (%s)%s%n", target, events, took.toMillis() / 1000.0,
-                    rate(events, took), " ".repeat(30));
+        public synchronized void done(String target, long events, Duration took) {
+            running.remove(target);
+            clear();
+            out.printf(Locale.ROOT, "%-9s rebuilt: %,d events in %.1f s (%s)%n", target, events, took.toMillis() / 1000.0, rate(events, took));
+            redraw();
+        }
+
+        private void redraw() {
+            clear();
+            String line = String.join("  |  ", running.values());
+            out.print(line);
+            out.flush();
+            drawn = line.length();
+        }
+
+        private void clear() {
+            if (drawn > 0) {
+                out.print("\r" + " ".repeat(drawn) + "\r");
+                drawn = 0;
+            }
         }
     }
 
+    /** Not on a terminal: a line per target at most every 5 s, and one when it is rebuilt. */
     final class Lines implements Progress {
         private final PrintStream out;
-        private Instant last = Instant.EPOCH;
+        private final java.util.Map<String, Instant> last = new java.util.HashMap<>();
 
         Lines(PrintStream out) {
             this.out = out;
         }
 
         @Override
-        public void update(String target, long done, long total, long events, Duration elapsed) {
+        public synchronized void update(String target, long done, long total, long events, Duration elapsed) {
             Instant now = Instant.now();
-            if (Duration.between(last, now).toMillis() < 5000 && done < total) {
+            if (Duration.between(last.getOrDefault(target, Instant.EPOCH), now).toMillis() < 5000 && done < total) {
                 return;
             }
-            last = now;
+            last.put(target, now);
             out.printf(Locale.ROOT, "%s: %d%% of the cut, %,d events, %s, %s%n", target, 100 * done / Math.max(1, total), events,
                     rate(events, elapsed), eta(done, total, elapsed));
         }
 
         @Override
-        public void done(String target, long events, Duration took) {
+        public synchronized void done(String target, long events, Duration took) {
             out.printf(Locale.ROOT, "%s rebuilt: %,d events in %.1f s (%s)%n", target, events, took.toMillis() / 1000.0, rate(events, took));
         }
     }

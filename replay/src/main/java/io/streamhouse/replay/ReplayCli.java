@@ -253,13 +253,16 @@ public final class ReplayCli implements Callable<Integer> {
                 }
                 Progress progress = json ? Progress.none() : Progress.to(parent.err, System.console() != null);
                 Instant began = Instant.now();
-                List<Report.TargetReport> reports = new ArrayList<>();
+                // The targets share nothing but the inputs they read (each its own shadow id, state and outputs): they
+                // rebuild side by side, and the reports keep the order of the targets.
+                List<Callable<Report.TargetReport>> jobs = new ArrayList<>();
                 for (Target target : targets) {
-                    reports.add(rebuild(target, shadowId, admin, endpoints, serdes, timeout, progress, out));
+                    jobs.add(() -> rebuild(target, shadowId, admin, endpoints, serdes, timeout, progress, out));
                 }
                 if (cep) {
-                    reports.add(rebuildCep(shadowId, admin, endpoints, serdes, timeout, progress, out));
+                    jobs.add(() -> rebuildCep(shadowId, admin, endpoints, serdes, timeout, progress, out));
                 }
+                List<Report.TargetReport> reports = SideBySide.run("replay-rebuild", jobs);
                 long divergences = reports.stream().mapToLong(Report.TargetReport::divergences).sum();
                 Report.Summary summary = new Report.Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
                         Duration.between(began, Instant.now()).toMillis(), reports);
