@@ -78,4 +78,19 @@ class CardNumbersTest {
         assertThat(scanner.hits()).extracting(PanScanner.Hit::where).containsExactly("plain", "plain", "plain");
         assertThat(scanner.hits().toString()).doesNotContain(VISA).doesNotContain(AMEX);
     }
+
+    @Test
+    void theDigitsOfAHexDigestAreNotACardNumberButACardNumberBesideOneIs() {
+        // A SHA-256 in hex whose 16-digit run is Luhn-valid (4111111111111111), as a request fingerprint header can be.
+        String digest = "d0cc1e" + "4111111111111111" + "d3c2f7aee1" + "ab".repeat(16);
+        assertThat(digest).hasSize(64);
+        var scanner = new PanScanner();
+        scanner.scan("digest", digest.getBytes(StandardCharsets.ISO_8859_1));
+        scanner.scan("digest as text", "fingerprint=" + digest + ";");
+        assertThat(scanner.hits()).isEmpty();
+        scanner.scan("one hex character longer", digest + "a");
+        scanner.scan("beside it", digest + " 4111111111111111");
+        assertThat(scanner.hits()).extracting(PanScanner.Hit::where)
+                .containsExactly("one hex character longer", "beside it");
+    }
 }

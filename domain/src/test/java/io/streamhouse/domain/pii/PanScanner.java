@@ -9,13 +9,19 @@ import java.util.regex.Pattern;
 /**
  * The PAN scan of the tests, written apart from {@link CardNumbers} (a bug in the masking must not hide itself in the
  * scan): every run of digits grouped by single spaces or dashes, every group and every contiguous span of groups
- * printed as cards are (4-4-4-4 and kin, 4-6-5) holding 13-19 digits, Luhn-checked; UUIDs and runs of one repeated digit are not card numbers. A hit names where it was found and shows the digits with all but the last four masked, so a
- * failing test does not print the PAN it found.
+ * printed as cards are (4-4-4-4 and kin, 4-6-5) holding 13-19 digits, Luhn-checked. Not card numbers: UUIDs, runs of
+ * one repeated digit, and the digits inside a hex digest (a token of exactly 32, 40, 64 or 128 hex characters with a
+ * letter among them, such as a request fingerprint's SHA-256: one in about a hundred holds a Luhn-valid run of 13 or
+ * more digits). A hit names where it was found and shows the digits with all but the last four masked, so a failing
+ * test does not print the PAN it found.
  */
 public final class PanScanner {
     private static final Pattern RUN = Pattern.compile("[0-9]+(?:[ -][0-9]+)*");
     private static final Pattern SEPARATOR = Pattern.compile("[ -]");
     private static final Pattern UUID = Pattern.compile("(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    /** MD5, SHA-1, SHA-256 and SHA-512 in hex: the whole token, not a part of a longer run of hex characters. */
+    private static final Pattern DIGEST = Pattern.compile(
+            "(?i)(?<![0-9a-f])(?=[0-9a-f]*[a-f])(?:[0-9a-f]{128}|[0-9a-f]{64}|[0-9a-f]{40}|[0-9a-f]{32})(?![0-9a-f])");
 
     public record Hit(String where, String masked, String context) {
         @Override
@@ -48,6 +54,7 @@ public final class PanScanner {
         scannedBytes += text.length();
         // A UUID's digit groups are not a card number (8-4-4-4-12 is not how one is written): blanked first.
         text = UUID.matcher(text).replaceAll(u -> u.group().replaceAll("[0-9]", "u"));
+        text = DIGEST.matcher(text).replaceAll(d -> d.group().replaceAll("[0-9]", "h"));
         Matcher run = RUN.matcher(text);
         while (run.find()) {
             String[] groups = SEPARATOR.split(run.group());
