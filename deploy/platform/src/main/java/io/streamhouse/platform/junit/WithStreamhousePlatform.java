@@ -1,6 +1,7 @@
 package io.streamhouse.platform.junit;
 
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -11,12 +12,17 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a test class that takes the shared {@link io.streamhouse.platform.EmbeddedPlatform} as a constructor or
- * method parameter; see {@link StreamhousePlatformExtension}.
+ * method parameter; see {@link StreamhousePlatformExtension}. Where a module runs its test classes side by side, the
+ * classes that share the platform still run one at a time ({@link #LOCK}); a class with a platform of its own runs
+ * beside them.
  */
 @Target({ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
 @ExtendWith(StreamhousePlatformExtension.class)
+@ResourceLock(WithStreamhousePlatform.LOCK)
 public @interface WithStreamhousePlatform {
+    /** The lock every class on the shared platform holds while it runs. */
+    String LOCK = "io.streamhouse.platform.shared";
 }

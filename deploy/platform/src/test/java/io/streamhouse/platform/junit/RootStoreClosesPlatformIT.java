@@ -5,6 +5,7 @@ import io.streamhouse.platform.SharedPlatform;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.platform.testkit.engine.EngineTestKit;
 
 import java.time.Duration;
@@ -24,6 +25,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
  * new platform for them (slower, still correct).
  */
 @Order(Integer.MAX_VALUE)
+@Isolated("it closes the shared platform")
 class RootStoreClosesPlatformIT {
 
     private static final AtomicReference<EmbeddedPlatform> SEEN = new AtomicReference<>();
