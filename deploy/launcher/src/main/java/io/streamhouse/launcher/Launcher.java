@@ -85,6 +85,11 @@ public final class Launcher {
             ERR.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
             return 1;
         }
+        List<String> inUse = Preflight.portsInUse(options);
+        if (!inUse.isEmpty()) {
+            inUse.forEach(ERR::println);
+            return 1;
+        }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
             for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query", "lake"}) {
@@ -154,8 +159,7 @@ public final class Launcher {
             return 0;
         } catch (Exception e) {
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            ERR.println("Streamhouse failed to start: " + cause.getMessage());
-            ERR.println("Logs: " + data.resolve("logs"));
+            ERR.println(Preflight.startFailure(cause, data.resolve("logs")));
             return 1;
         } finally {
             if (stopped.getCount() > 0) {
