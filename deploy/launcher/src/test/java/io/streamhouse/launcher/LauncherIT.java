@@ -103,6 +103,19 @@ class LauncherIT {
         }
     }
 
+    /** Beside the running stack: a second {@code up} whose Kafka port is taken stops at its preflight, starting nothing. */
+    @Test
+    @Order(0)
+    void upWithAPortInUseStartsNothingAndSaysSo(@org.junit.jupiter.api.io.TempDir Path data) throws Exception {
+        try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--kafka-port",
+                    Integer.toString(taken.getLocalPort()), "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
+            assertThat(Launcher.up(options)).isEqualTo(1);
+            assertThat(PidFile.running(data)).as("no launcher recorded").isEmpty();
+            assertThat(data.resolve("platform")).as("nothing started").doesNotExist();
+        }
+    }
+
     @Test
     @Order(1)
     void theReadmesGenerateWritesItsTrafficAndScoreBeginsToRead() throws Exception {

@@ -23,17 +23,6 @@ class PreflightTest {
     }
 
     @Test
-    void upWithAPortInUseStartsNothingAndSaysSo(@org.junit.jupiter.api.io.TempDir Path data) throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--kafka-port",
-                    Integer.toString(taken.getLocalPort()), "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
-            assertThat(Launcher.up(options)).isEqualTo(1);
-            assertThat(PidFile.running(data)).as("no launcher recorded").isEmpty();
-            assertThat(data.resolve("platform")).as("nothing started").doesNotExist();
-        }
-    }
-
-    @Test
     void freePortsAndPortsPickedFreePass() throws Exception {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
