@@ -352,18 +352,24 @@ public final class Launcher {
 
     /** {@code ./streamhouse kill|restart|stop|start <component>}: a request to the running launcher; 0 if done. */
     static int control(LaunchOptions options) {
-        Path data = options.data();
+        return ask(options.data(), new ControlChannel.Request(options.command(), options.component()), CONTROL_TIMEOUT, OUT, ERR);
+    }
+
+    /**
+     * Sends {@code request} to the launcher running for {@code data} and prints its answer: 0 if done, 1 if refused or
+     * failed, 3 if no launcher runs there.
+     */
+    private static int ask(Path data, ControlChannel.Request request, Duration timeout, PrintStream out, PrintStream err) {
         if (PidFile.running(data).isEmpty()) {
-            ERR.println("Streamhouse is not running (no launcher for " + data + ").");
+            err.println("Streamhouse is not running (no launcher for " + data + ").");
             return 3;
         }
         try {
-            ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR),
-                    new ControlChannel.Request(options.command(), options.component()), CONTROL_TIMEOUT);
-            (response.ok() ? OUT : ERR).println(response.message());
+            ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR), request, timeout);
+            (response.ok() ? out : err).println(response.message());
             return response.ok() ? 0 : 1;
         } catch (IllegalStateException | UncheckedIOException e) {
-            ERR.println(e.getMessage());
+            err.println(e.getMessage());
             return 1;
         }
     }
@@ -412,20 +418,7 @@ public final class Launcher {
      * stack's tokens and database login); its lines are printed here. 0 if every leg passed, 1 if one failed.
      */
     static int demo(LaunchOptions options, PrintStream out, PrintStream err) {
-        Path data = options.data();
-        if (PidFile.running(data).isEmpty()) {
-            err.println("Streamhouse is not running (no launcher for " + data + ").");
-            return 3;
-        }
-        try {
-            ControlChannel.Response response = ControlChannel.send(data.resolve(ControlChannel.DIR),
-                    new ControlChannel.Request(DEMO, options.demoCount() + " " + options.seed()), DEMO_TIMEOUT);
-            (response.ok() ? out : err).println(response.message());
-            return response.ok() ? 0 : 1;
-        } catch (IllegalStateException | UncheckedIOException e) {
-            err.println(e.getMessage());
-            return 1;
-        }
+        return ask(options.data(), new ControlChannel.Request(DEMO, options.demoCount() + " " + options.seed()), DEMO_TIMEOUT, out, err);
     }
 
     /** In the running launcher: the demo's legs with the asked count and seed ({@code "<count> <seed>"}); its lines. */
