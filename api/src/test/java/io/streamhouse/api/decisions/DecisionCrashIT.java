@@ -38,6 +38,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -77,6 +79,7 @@ import static org.awaitility.Awaitility.await;
  *       it is on the requests' dead-letter topic with the reason.</li>
  * </ul>
  */
+@Execution(ExecutionMode.CONCURRENT)
 @WithStreamhousePlatform
 class DecisionCrashIT {
     private static final int PER_TICK = 5;

@@ -25,6 +25,8 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  * it; with the other instance killed, its keys are answered from this instance's standby, marked stale, until the
  * partitions move here, after which answers are fresh and new events apply again.
  */
+@Execution(ExecutionMode.CONCURRENT)
 @WithStreamhousePlatform
 class ServingInstancesIT {
     private static final Instant T1 = Times.T0, T2 = T1.plus(Times.ONE_HOUR);

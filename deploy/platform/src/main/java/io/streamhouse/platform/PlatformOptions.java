@@ -5,7 +5,6 @@ import io.streamhouse.broker.BrokerOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * How to start an {@link EmbeddedPlatform}.
@@ -35,7 +34,12 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
     public static final String DEFAULT_DATABASE = "streamhouse";
     public static final String DEFAULT_SCHEMA = "streamhouse";
 
-    private static final AtomicInteger TEST_RUNS = new AtomicInteger();
+    /**
+     * The count of test platforms this JVM has started, kept in the system properties: a Quarkus test JVM loads this
+     * class twice (its app's class loader and the plain test classes'), and their platforms may run at the same time.
+     * Not under {@code streamhouse.}: the apps' configuration refuses unknown keys of its own root.
+     */
+    private static final String TEST_RUNS = "io.streamhouse.platform.PlatformOptions.test-runs";
     /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
     private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
 
@@ -78,9 +82,14 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
     public static PlatformOptions forTests() {
         Path base = Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of(System.getProperty("java.io.tmpdir"));
         Path dir = base.resolve("streamhouse-platform")
-                .resolve("run-" + ProcessHandle.current().pid() + "-" + TEST_RUNS.incrementAndGet());
+                .resolve("run-" + ProcessHandle.current().pid() + "-" + nextTestRun());
         return new PlatformOptions(dir, true, 0, 0, BrokerOptions.DEFAULT_MAX_HEAP, PostgresMode.AUTO, 0, null,
                 DEFAULT_DATABASE, DEFAULT_SCHEMA);
+    }
+
+    private static Object nextTestRun() {
+        // Properties.compute is synchronized on the one Properties object every class loader sees.
+        return System.getProperties().compute(TEST_RUNS, (k, v) -> v == null ? "1" : Integer.toString(Integer.parseInt((String) v) + 1));
     }
 
     /** A persistent platform in {@code dataDir}: the broker on {@value #LAUNCHER_KAFKA_PORT}, data kept. */

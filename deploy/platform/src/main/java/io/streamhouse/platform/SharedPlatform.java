@@ -1,7 +1,8 @@
 package io.streamhouse.platform;
 
 /**
- * One {@link EmbeddedPlatform} per JVM, started on first use with {@link PlatformOptions#forTests()}, for test code
+ * One {@link EmbeddedPlatform} per JVM (per class loader: a Quarkus test JVM has one for its app and one for the plain
+ * test classes, each in a directory of its own), started on first use with {@link PlatformOptions#forTests()}, for test code
  * that cannot use {@link io.streamhouse.platform.junit.StreamhousePlatformExtension} (e.g. a Quarkus test resource).
  * The extension hands out the same instance.
  *

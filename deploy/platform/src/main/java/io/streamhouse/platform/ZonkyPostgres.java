@@ -92,6 +92,9 @@ public final class ZonkyPostgres implements PostgresServer {
 
     private final EmbeddedPostgres postgres;
     private final Settings settings;
+    /** One start at a time in this JVM, whichever class loader loaded this class (see {@link #start}). */
+    private static final String START_LOCK = "io.streamhouse.platform.ZonkyPostgres.start";
+
     private final long postmasterPid;
     private final Process watchdog;
     private ShutdownHook shutdownHook;
@@ -139,7 +142,12 @@ public final class ZonkyPostgres implements PostgresServer {
                 Files.createDirectories(settings.binariesDir());
                 builder.setOverrideWorkingDirectory(settings.binariesDir().toFile());
             }
-            postgres = builder.start();
+            // The library unpacks its binaries under a file lock, and a file lock belongs to the whole JVM: two
+            // platforms starting at once from different class loaders (a Quarkus test JVM) overlap on it. A string
+            // literal is the same object in every class loader, so this serialises them.
+            synchronized (START_LOCK) {
+                postgres = builder.start();
+            }
 
             long pid = readPostmasterPid(dataDir).orElseThrow(
                     () -> new IllegalStateException("postgres started but wrote no postmaster.pid in " + dataDir));

@@ -15,6 +15,7 @@ import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.platform.EmbeddedPlatform;
 import io.streamhouse.platform.SharedPlatform;
+import io.streamhouse.platform.junit.WithStreamhousePlatform;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -22,6 +23,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -46,8 +50,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * PostgreSQL → Debezium (Connect worker, child JVM, exactly-once source) → {@code shop.cdc.changes} → the CDC
  * normaliser (as ingest runs it, here without Quarkus) → {@code shop.customers} / {@code shop.orders}, on the shared
- * platform.
+ * platform. It runs beside ingest's Quarkus classes, its methods one at a time under
+ * {@link WithStreamhousePlatform#CONNECT_LOCK}: one of them kills the worker.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(WithStreamhousePlatform.CONNECT_LOCK)
 class CdcEndToEndIT {
 
     private static EmbeddedPlatform platform;

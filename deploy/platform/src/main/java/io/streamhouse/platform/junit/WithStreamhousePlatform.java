@@ -25,4 +25,10 @@ import java.lang.annotation.Target;
 public @interface WithStreamhousePlatform {
     /** The lock every class on the shared platform holds while it runs. */
     String LOCK = "io.streamhouse.platform.shared";
+
+    /**
+     * Held by a class that kills or restarts the shared platform's Connect worker. A class that runs beside others
+     * ({@code @Execution(CONCURRENT)}) and holds a lock also runs its own methods one at a time.
+     */
+    String CONNECT_LOCK = "io.streamhouse.platform.shared.connect";
 }
