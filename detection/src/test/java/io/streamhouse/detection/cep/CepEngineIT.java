@@ -9,7 +9,7 @@ import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.GeneratedEvent;
 import io.streamhouse.platform.EmbeddedPlatform;
-import io.streamhouse.platform.SharedPlatform;
+import io.streamhouse.platform.PlatformOptions;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
@@ -25,7 +25,9 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -50,7 +52,8 @@ import static org.awaitility.Awaitility.await;
  * and a restore from a retained checkpoint, a parcel's pending deadline survives a stop with savepoint and is alerted
  * when event time passes it, and a savepoint of the removed matcher's job (on RocksDB) restores into this one (on the
  * heap) with the sources' offsets. Each job starts at the end of the event topics (the other tests' events would put
- * its event time ahead) and lets a silent partition go idle at once, so event time is these events' alone.
+ * its event time ahead) and lets a silent partition go idle at once, so event time is these events' alone. It has a
+ * platform of its own: {@code CepJobIT} runs beside it and writes to the same event topics.
  */
 class CepEngineIT {
     private static final ClassCluster CLUSTER = new ClassCluster();
@@ -58,8 +61,21 @@ class CepEngineIT {
     @RegisterExtension
     static final MiniClusterExtension MINI_CLUSTER = CLUSTER.extension();
 
-    private final EmbeddedPlatform platform = SharedPlatform.get();
+    private static EmbeddedPlatform ownPlatform;
+    private final EmbeddedPlatform platform = ownPlatform;
     private final KafkaTestIo kafka = KafkaTestIo.onTheClassCluster(platform);
+
+    @BeforeAll
+    static void startThePlatform() {
+        ownPlatform = EmbeddedPlatform.start(PlatformOptions.forTests());
+    }
+
+    @AfterAll
+    static void stopThePlatform() {
+        if (ownPlatform != null) {
+            ownPlatform.close();
+        }
+    }
 
     @AfterEach
     void cancelLeftovers(@InjectMiniCluster MiniCluster cluster) throws Exception {
