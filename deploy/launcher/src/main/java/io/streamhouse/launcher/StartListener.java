@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -93,11 +94,15 @@ final class StartListener {
                 all.add(done);
             }
             CompletableFuture.anyOf(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)), failed).exceptionally(e -> null).join();
-            if (failed.isCompletedExceptionally()) {
+            // The steps' own futures too, not only `failed`: when the last step to end fails, every step has ended
+            // before its callback may have completed `failed`.
+            Optional<CompletableFuture<Void>> failure = failed.isCompletedExceptionally() ? Optional.of(failed)
+                    : all.stream().filter(CompletableFuture::isCompletedExceptionally).findFirst();
+            if (failure.isPresent()) {
                 try {
-                    failed.join();
+                    failure.get().join();
                 } catch (CompletionException e) {
-                    Throwable cause = e.getCause();
+                    Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
                     if (cause instanceof Exception exception) {
                         throw exception;
                     }

@@ -87,6 +87,27 @@ class StartStepsTest {
         }
     }
 
+    /**
+     * The step that fails is the last one to end (as the query service does when it is not ready within its timeout):
+     * the start still fails. Repeated, since whether the failure is seen once every step has ended depended on which
+     * completion callback ran first.
+     */
+    @Test
+    void aStepThatFailsLastStillFailsTheStart() throws Exception {
+        for (int i = 0; i < 300; i++) {
+            StartStep failing = new Named("last", "first") {
+                @Override
+                public void start(StartContext context, Consumer<String> out) {
+                    throw new IllegalStateException("last would not start");
+                }
+            };
+            List<StartStep> steps = List.of(step("first", null, new java.util.concurrent.CopyOnWriteArrayList<>()), failing);
+            StartContext context = context();
+            assertThatThrownBy(() -> new StartListener(quiet()).run(steps, context)).as("run %d", i)
+                    .hasMessage("last would not start");
+        }
+    }
+
     @Test
     void aStepListedBeforeOneItNeedsIsRefused() {
         assertThatThrownBy(() -> new StartListener(quiet()).run(List.of(step("b", null, new ArrayList<>(), "a"),
