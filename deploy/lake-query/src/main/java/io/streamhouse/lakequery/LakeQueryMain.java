@@ -40,7 +40,20 @@ public final class LakeQueryMain {
     private LakeQueryMain() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /**
+     * Exits with 1 when the start fails: the engine's threads would otherwise keep a JVM without a server alive, and
+     * the launcher would wait out its start timeout before saying so.
+     */
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         Map<String, String> a = parse(args);
         Map<String, String> iceberg = new LinkedHashMap<>();
         if (a.containsKey("iceberg-uri")) {
@@ -65,6 +78,17 @@ public final class LakeQueryMain {
             return;
         }
         boolean maintain = maintenanceSettings.enabled() && !iceberg.isEmpty();
+        // The port first: the launcher chose it before this JVM started (the apps are given the URL at once), and the
+        // engine's own MiniCluster binds ephemeral ports that could take it while the engine starts.
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    Integer.parseInt(a.getOrDefault("port", "0"))), 16);
+        } catch (java.net.BindException e) {
+            System.err.println("port " + a.getOrDefault("port", "0") + " is in use: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         // One slot more than queries use when the lake is maintained: compaction jobs run beside queries, not behind them.
         EngineSettings settings = new EngineSettings(require(a, "bootstrap"), require(a, "registry"), Topics.all(), iceberg,
                 Math.max(parallelism, 2) + (maintain ? 1 : 0), parallelism);
@@ -79,8 +103,6 @@ public final class LakeQueryMain {
             System.err.println("lake maintenance off" + (iceberg.isEmpty() ? " (no lake catalog)" : " (--maintenance off)"));
         }
         MaintenanceScheduler scheduler = maintenance;
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                Integer.parseInt(a.getOrDefault("port", "0"))), 16);
         // Two threads: one query runs at a time in the engine; the other answers /health and a waiting query.
         server.setExecutor(Executors.newFixedThreadPool(2));
         server.createContext("/v1/query", exchange -> handleQuery(engine, exchange));
