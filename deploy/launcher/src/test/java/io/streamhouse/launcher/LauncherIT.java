@@ -244,12 +244,19 @@ class LauncherIT {
                 .containsPattern("card testing +[1-9]");
     }
 
+    /** {@code ./streamhouse down} as a user types it: the script signals the launcher itself, without a JVM of its own. */
     @Test
     @Order(5)
     void downLeavesNothingBehind() throws Exception {
         CHILDREN.addAll(launcher.descendants().toList());
-        assertThat(Launcher.down(options("down", DATA_ARG))).isZero();
-        assertThat(launcher.isAlive()).isFalse();
+        Path script = Path.of(System.getProperty("streamhouse.home"), "streamhouse");
+        Process down = new ProcessBuilder("bash", script.toString(), "down", "--data", DATA_ARG).redirectErrorStream(true).start();
+        String said = new String(down.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(down.waitFor(70, TimeUnit.SECONDS)).isTrue();
+        assertThat(down.exitValue()).as("down's exit code; its output:%n%s", said).isZero();
+        assertThat(said).isEqualTo("Stopping Streamhouse (pid " + launcher.pid() + ") ...\nStopped.\n");
+        // The script saw it exit (or a zombie); this JVM, its parent, reaps it.
+        assertThat(launcher.waitFor(10, TimeUnit.SECONDS)).as("the launcher exited").isTrue();
         await().atMost(Duration.ofSeconds(30)).until(() -> CHILDREN.stream().noneMatch(ProcessHandle::isAlive));
         assertThat(Launcher.status(options("status", DATA_ARG))).as("status exit code once down").isEqualTo(3);
     }
