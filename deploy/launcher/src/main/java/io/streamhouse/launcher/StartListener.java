@@ -102,7 +102,7 @@ final class StartListener {
                 try {
                     failure.get().join();
                 } catch (CompletionException e) {
-                    Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
+                    Throwable cause = e.getCause();
                     if (cause instanceof Exception exception) {
                         throw exception;
                     }

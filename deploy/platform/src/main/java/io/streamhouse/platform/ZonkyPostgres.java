@@ -90,11 +90,11 @@ public final class ZonkyPostgres implements PostgresServer {
         }
     }
 
-    private final EmbeddedPostgres postgres;
-    private final Settings settings;
     /** One start at a time in this JVM, whichever class loader loaded this class (see {@link #start}). */
     private static final String START_LOCK = "io.streamhouse.platform.ZonkyPostgres.start";
 
+    private final EmbeddedPostgres postgres;
+    private final Settings settings;
     private final long postmasterPid;
     private final Process watchdog;
     private ShutdownHook shutdownHook;
