@@ -43,15 +43,18 @@ final class Demo {
     }
 
     private boolean payments(RunningStack stack, int count, long seed) throws IOException, InterruptedException {
-        out.printf("Demo load: %d card payments (seed %d) authorized synchronously through ingest, decisions read back from the api ...%n",
-                count, seed);
-        DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), seed, count,
-                Instant.now().minusSeconds(60), Duration.ofSeconds(60), stack.tokens.get(Roles.PAYMENTS));
+        Instant now = Instant.now();
+        long run = now.getEpochSecond();
+        out.printf("Demo load: %d card payments (seed %d, run %s) authorized synchronously through ingest, decisions read back from the api ...%n",
+                count, seed, Long.toString(run, 36));
+        DemoLoad.Result result = DemoLoad.run(stack.ingest.url(), stack.api.url(), seed, run, count,
+                now.minusSeconds(60), Duration.ofSeconds(60), stack.tokens.get(Roles.PAYMENTS));
         out.printf("  %d sent, decisions %s in %.1f s%n", result.sent(), result.outcomes(), result.elapsed().toMillis() / 1000.0);
         var sorted = result.authorizeMillis().stream().sorted().toList();
         if (!sorted.isEmpty()) {
-            out.printf("  authorize round trip as the demo client saw it: median %d ms, max %d ms (one sequential client; not a benchmark)%n",
-                    sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+            out.printf("  authorize round trip as the demo client saw it: median %d ms, p99 %d ms, max %d ms, first %d ms (one sequential client; not a benchmark)%n",
+                    sorted.get(sorted.size() / 2), sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * 0.99) - 1)),
+                    sorted.get(sorted.size() - 1), result.authorizeMillis().get(0));
         }
         if (result.example() != null) {
             out.println("  Example decision: " + new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(result.example())

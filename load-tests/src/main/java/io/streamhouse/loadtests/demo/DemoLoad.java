@@ -36,15 +36,18 @@ public final class DemoLoad {
         }
     }
 
-    /** {@code paymentsToken}: a token with the payments role; it authorizes, and reads back its own decisions. */
-    public static Result run(URI ingest, URI api, long seed, int count, Instant start, Duration deadline, String paymentsToken)
+    /**
+     * The payments of {@code seed} and {@code run} ({@link DemoTransactions#generate(long, long, int, Instant)}).
+     * {@code paymentsToken}: a token with the payments role; it authorizes, and reads back its own decisions.
+     */
+    public static Result run(URI ingest, URI api, long seed, long run, int count, Instant start, Duration deadline, String paymentsToken)
             throws IOException, InterruptedException {
         requireLoopback(ingest);
         requireLoopback(api);
         long began = System.nanoTime();
         long until = began + deadline.toNanos();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        List<DemoTransaction> txs = DemoTransactions.generate(seed, count, start);
+        List<DemoTransaction> txs = DemoTransactions.generate(seed, run, count, start);
         Map<DecisionOutcome, Integer> outcomes = new EnumMap<>(DecisionOutcome.class);
         Map<String, String> mismatches = new LinkedHashMap<>();
         List<Long> authorizeMillis = new ArrayList<>();

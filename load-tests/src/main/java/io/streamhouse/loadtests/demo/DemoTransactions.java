@@ -27,7 +27,18 @@ public final class DemoTransactions {
     };
     private static final String[] CASINO = {"m-casino-mla", "Golden Reel Valletta", "7995", "MT"};
 
+    /** The payments of {@code seed}, the same ids and cards every time: {@link #generate(long, long, int, Instant)} with no run. */
     public static List<DemoTransaction> generate(long seed, int count, Instant start) {
+        return generate(seed, 0, count, start);
+    }
+
+    /**
+     * {@code count} payments from {@code seed}, starting at {@code start}, 250 ms apart. A {@code run} other than 0 (the
+     * demo uses the second it started) goes into every transaction id and card number: the same seed run again gives
+     * the same amounts, merchants and expected outcomes, on transaction ids ingest has not seen (a reused id with other
+     * content is refused, 409) and on cards with no spend or velocity from the earlier run.
+     */
+    public static List<DemoTransaction> generate(long seed, long run, int count, Instant start) {
         SplittableRandom random = new SplittableRandom(seed);
         List<DemoTransaction> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -49,12 +60,12 @@ public final class DemoTransactions {
                 amount = money(random, 1, 999);
                 expected = DecisionOutcome.ALLOW;
             }
-            String id = "demo-" + idPart(seed) + "-" + i;
+            String id = "demo-" + idPart(seed) + (run == 0 ? "" : "-" + idPart(run)) + "-" + i;
             ObjectNode body = JSON.createObjectNode();
             body.put("transactionId", id);
             body.put("occurredAt", start.plus(Duration.ofMillis(250L * i)).toString());
             // One card per payment: the demo checks single-payment rules, so no card may build up velocity or spend.
-            body.putObject("card").put("number", cardNumber(seed, i));
+            body.putObject("card").put("number", cardNumber(seed + run * 100_003L, i));
             body.put("customerId", "c-" + (1 + random.nextInt(20)));
             ObjectNode m = body.putObject("merchant");
             m.put("id", merchant[0]).put("name", merchant[1]).put("mcc", merchant[2]).put("country", merchant[3]);

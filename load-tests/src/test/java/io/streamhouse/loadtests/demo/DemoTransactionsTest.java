@@ -24,6 +24,23 @@ class DemoTransactionsTest {
         assertThat(numbers).doesNotHaveDuplicates().allMatch(DemoTransactionsTest::luhn).allMatch(n -> n.length() == 16);
     }
 
+    /**
+     * {@code ./streamhouse demo} after {@code up}'s own demo, same seed: ingest refused the first payment (409, its
+     * transaction id already accepted for other content). Each run has ids and cards of its own, and the same outcomes.
+     */
+    @Test
+    void aSecondRunOfTheSameSeedReusesNoTransactionIdAndNoCard() {
+        var first = DemoTransactions.generate(42, 1_796_500_000L, 500, START);
+        var second = DemoTransactions.generate(42, 1_796_500_001L, 500, START);
+        assertThat(second).extracting(DemoTransaction::transactionId)
+                .doesNotContainAnyElementsOf(first.stream().map(DemoTransaction::transactionId).toList());
+        assertThat(second).extracting(t -> t.body().get("card").get("number").asText())
+                .allMatch(DemoTransactionsTest::luhn)
+                .doesNotContainAnyElementsOf(first.stream().map(t -> t.body().get("card").get("number").asText()).toList());
+        assertThat(second).extracting(DemoTransaction::expected).isEqualTo(first.stream().map(DemoTransaction::expected).toList());
+        assertThat(second).extracting(DemoTransaction::transactionId).noneMatch(io.streamhouse.domain.pii.CardNumbers::contains);
+    }
+
     static boolean luhn(String pan) {
         int sum = 0;
         for (int i = 0; i < pan.length(); i++) {
