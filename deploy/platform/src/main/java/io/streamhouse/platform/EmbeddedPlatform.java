@@ -80,7 +80,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private boolean cdcRunning;
     private boolean lakeRunning;
     private boolean lakeTablesEnsured;
-    private String lakeCatalogSchema;
+    private volatile String lakeCatalogSchema;
     /** The OpenLineage run of each connector this platform registered, by connector name. */
     private final Map<String, LineageRun> connectorRuns = new LinkedHashMap<>();
 
@@ -375,20 +375,18 @@ public final class EmbeddedPlatform implements AutoCloseable {
      * keeps its catalog rows in a PostgreSQL schema of its own, so test JVMs sharing an external server do not see
      * each other's tables.
      */
-    public synchronized Map<String, String> lakeCatalog() {
-        if (lakeCatalogSchema == null && options.ephemeral()) {
-            String schema = "lake_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this));
-            step("lake catalog schema", () -> {
-                createSchemaIfMissing(postgres, schema);
-                return (AutoCloseable) () -> dropSchema(postgres, schema);
-            });
-            lakeCatalogSchema = schema;
+    public Map<String, String> lakeCatalog() {
+        // Not under the platform's lock: lake() and cdc() hold it while their connectors start, and a caller that only
+        // needs the catalog (the query service's start) must not wait for them.
+        String schema = lakeCatalogSchema;
+        if (schema == null && options.ephemeral()) {
+            schema = ensureLakeCatalogSchema();
         }
         Map<String, String> c = new LinkedHashMap<>();
         c.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
         String url = postgres.jdbcUrl();
-        if (lakeCatalogSchema != null) {
-            url = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + lakeCatalogSchema;
+        if (schema != null) {
+            url = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
         }
         c.put("uri", url);
         c.put("jdbc.user", postgres.user() == null ? "" : postgres.user());
@@ -396,6 +394,18 @@ public final class EmbeddedPlatform implements AutoCloseable {
         c.put("jdbc.schema-version", "V1");
         c.put("warehouse", lakeWarehouse().toUri().toString());
         return Map.copyOf(c);
+    }
+
+    private synchronized String ensureLakeCatalogSchema() {
+        if (lakeCatalogSchema == null) {
+            String schema = "lake_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this));
+            step("lake catalog schema", () -> {
+                createSchemaIfMissing(postgres, schema);
+                return (AutoCloseable) () -> dropSchema(postgres, schema);
+            });
+            lakeCatalogSchema = schema;
+        }
+        return lakeCatalogSchema;
     }
 
     /**

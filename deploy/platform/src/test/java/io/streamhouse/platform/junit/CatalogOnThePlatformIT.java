@@ -52,6 +52,19 @@ class CatalogOnThePlatformIT {
         }
     }
 
+    /**
+     * The query service's start reads the lake's catalog while the lake's and CDC's connectors start, which hold the
+     * platform for tens of seconds ({@code lake()}, {@code cdc()}): waiting for them made {@code up} late by as much.
+     */
+    @Test
+    void theLakeCatalogIsAnsweredWhileAConnectorStarts(EmbeddedPlatform platform) throws Exception {
+        Map<String, String> catalog = platform.lakeCatalog();
+        synchronized (platform) { // what lake() and cdc() hold while their connectors start
+            var during = java.util.concurrent.CompletableFuture.supplyAsync(platform::lakeCatalog);
+            assertThat(during.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(catalog);
+        }
+    }
+
     @Test
     void anUnreadableRecordNamesTopicPartitionOffsetAndSchemaIdAndTheConsumerGoesOn(EmbeddedPlatform platform) throws Exception {
         var client = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString());
