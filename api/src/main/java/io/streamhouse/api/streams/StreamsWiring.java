@@ -6,6 +6,8 @@ import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
+import io.streamhouse.domain.wire.SchemaPrefetch;
+import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
 import io.streamhouse.projections.DecisionLookupProjection;
 import io.streamhouse.tracing.ForKafka;
@@ -29,10 +31,17 @@ import java.time.Clock;
 @ApplicationScoped
 public class StreamsWiring {
 
+    /**
+     * One client for every serde of the topology. Created while the topology is built, before the app is ready; it
+     * then looks up every catalog topic's schema ids, so the first records need no registry round trip. A singleton,
+     * not a client proxy: made when the serdes are, not at the first record.
+     */
     @Produces
-    @ApplicationScoped
+    @jakarta.inject.Singleton
     SchemaRegistryClient registryClient(ApiConfig config) {
-        return new CachingSchemaRegistryClient(config.schemaRegistry().url());
+        var client = new CachingSchemaRegistryClient(config.schemaRegistry().url());
+        SchemaPrefetch.prefetch(client, Topics.all());
+        return client;
     }
 
     void closeRegistryClient(@Disposes SchemaRegistryClient client) {

@@ -13,6 +13,8 @@ import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
+import io.streamhouse.domain.wire.SchemaPrefetch;
+import io.streamhouse.domain.wire.SchemaRegistryClient;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.tracing.ForKafka;
 import io.streamhouse.tracing.KafkaTracing;
@@ -58,6 +60,7 @@ public class DecisionWaiter {
     private final KafkaConsumer<String, byte[]> consumer;
     private final AvroDeserializer<TransactionDecision> deserializer;
     private final Thread poller;
+    private final SchemaRegistryClient schemas;
     private final OpenTelemetry openTelemetry;
     private final KafkaClientMetrics metrics;
     private final int replyPartition;
@@ -72,8 +75,8 @@ public class DecisionWaiter {
             throw new IllegalArgumentException("streamhouse.authorize.reply-partition must be 0 or more, was "
                     + config.authorize().replyPartition());
         }
-        this.deserializer = new AvroDeserializer<>(new CachingSchemaRegistryClient(config.schemaRegistry().url()),
-                TransactionDecision.class, false);
+        this.schemas = new CachingSchemaRegistryClient(config.schemaRegistry().url());
+        this.deserializer = new AvroDeserializer<>(schemas, TransactionDecision.class, false);
         this.matcher = new DecisionMatcher(config.authorize().recentDecisions(), this::decode);
         this.consumer = new KafkaConsumer<>(KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).consumer(
                 config.kafka().bootstrapServers(), Map.<String, Object>of(
@@ -117,6 +120,8 @@ public class DecisionWaiter {
 
     private void run() {
         try {
+            // Before tailing (readiness): the first decision read then needs no registry round trip.
+            SchemaPrefetch.prefetch(schemas, List.of(Topics.TRANSACTION_DECISIONS, Topics.TRANSACTION_DECISION_REPLIES));
             var partitions = partitions();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);

@@ -6,7 +6,9 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.ingest.IngestConfig;
 import io.streamhouse.domain.topic.Topic;
+import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroSerializer;
+import io.streamhouse.domain.wire.SchemaPrefetch;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.SchemaRegistryClient;
 import io.streamhouse.tracing.ForKafka;
@@ -27,6 +29,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,6 +48,9 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 @Startup
 public class EventLog {
+    /** The event topics the endpoints write. */
+    static final List<Topic<String, ?>> WRITES = List.of(Topics.TRANSACTION_REQUESTS, Topics.VEHICLE_TELEMETRY, Topics.PARCEL_SCANS);
+
     private final SchemaRegistryClient registry;
     private final Producer<String, byte[]> producer;
     private final Duration timeout;
@@ -57,6 +63,16 @@ public class EventLog {
                 KafkaClientSettings.forPrincipal(KafkaPrincipal.INGEST).producer(settings.kafka().bootstrapServers(),
                         producerConfig(settings)),
                 new StringSerializer(), new ByteArraySerializer()));
+        // At start-up, not at the first request: the registry's schema ids, and the producer's metadata for the
+        // topics ingest writes.
+        SchemaPrefetch.prefetch(registry, WRITES);
+        WRITES.forEach(topic -> {
+            try {
+                producer.partitionsFor(topic.name());
+            } catch (KafkaException notYet) {
+                // the first send asks again
+            }
+        });
     }
 
     /**
