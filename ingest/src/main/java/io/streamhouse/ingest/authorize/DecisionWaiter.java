@@ -10,6 +10,7 @@ import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
 import io.streamhouse.domain.decision.Decisions;
 import io.streamhouse.domain.event.TransactionDecision;
+import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.domain.wire.AvroDeserializer;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
@@ -121,7 +122,7 @@ public class DecisionWaiter {
     private void run() {
         try {
             // Before tailing (readiness): the first decision read then needs no registry round trip.
-            SchemaPrefetch.prefetch(schemas, List.of(Topics.TRANSACTION_DECISIONS, Topics.TRANSACTION_DECISION_REPLIES));
+            SchemaPrefetch.prefetch(schemas, List.of(tailed()));
             var partitions = partitions();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
@@ -142,9 +143,14 @@ public class DecisionWaiter {
         }
     }
 
+    /** The decisions topic, or the replies topic when this instance reads only its reply partition. */
+    private Topic<String, TransactionDecision> tailed() {
+        return replyPartition < 0 ? Topics.TRANSACTION_DECISIONS : Topics.TRANSACTION_DECISION_REPLIES;
+    }
+
     /** Every partition of the decisions topic, or this instance's reply partition. */
     private List<TopicPartition> partitions() {
-        String topic = replyPartition < 0 ? Topics.TRANSACTION_DECISIONS.name() : Topics.TRANSACTION_DECISION_REPLIES.name();
+        String topic = tailed().name();
         var all = consumer.partitionsFor(topic, Duration.ofSeconds(60)).stream()
                 .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
         if (replyPartition < 0) {
