@@ -78,6 +78,56 @@ class LateReconcilerArrivalOrderTest {
     }
 
     /**
+     * Watermarks far apart (a burst read with periodic watermarks): r3 comes after r4, behind the watermark, and the
+     * CEP operator gives its alerts of the run without r3 and, in the same jump of its watermark, the alert of the
+     * vehicle's next run, a quarter of an hour later, before this step's watermark passes the first run. That later
+     * alert must not hold back the re-evaluation of the first run until the retention has dropped it: the run ends as
+     * r1..r5, not as the r1..r3 this step gave when r3 came.
+     */
+    @Test
+    void anAlertOfALaterRunDoesNotHoldBackTheReevaluationOfAnEarlierOne() throws Exception {
+        StampedFact r1 = fact(reading("r1", TRUCK, 106, 1_001, minute(1)));
+        StampedFact r2 = fact(reading("r2", TRUCK, 107, 1_002, minute(2)));
+        StampedFact r3 = fact(reading("r3", TRUCK, 108, 1_003, minute(3)));
+        StampedFact r4 = fact(reading("r4", TRUCK, 109, 1_004, minute(4)));
+        StampedFact r5 = fact(reading("r5", TRUCK, 110, 1_005, minute(5)));
+        StampedFact cool = fact(reading("c6", TRUCK, 90, 1_006, minute(6)));
+        List<StampedFact> next = List.of(fact(reading("n1", TRUCK, 106, 1_020, minute(20))),
+                fact(reading("n2", TRUCK, 107, 1_021, minute(21))), fact(reading("n3", TRUCK, 108, 1_022, minute(22))),
+                fact(reading("n4", TRUCK, 90, 1_023, minute(23))));
+        open(overheating);
+
+        for (StampedFact f : List.of(r1, r2, r4)) {
+            harness.processElement1(new StreamRecord<>(f, f.getFact().getOccurredAtMs()));
+        }
+        watermarks(minute(3).plusSeconds(30));
+        harness.processElement1(new StreamRecord<>(r3, minute(3).toEpochMilli()));
+        harness.processElement2(new StreamRecord<>(Either.Right(r3), minute(3).toEpochMilli()));
+        for (StampedFact f : concat(List.of(r5, cool), next)) {
+            harness.processElement1(new StreamRecord<>(f, f.getFact().getOccurredAtMs()));
+        }
+        harness.processWatermark1(new Watermark(minute(25).toEpochMilli()));
+        Alert withoutR3 = cepAlert(List.of(r1, r2, r4), null);
+        Alert grown = cepAlert(List.of(r1, r2, r4, r5), withoutR3.getAlertId());
+        Alert nextRun = cepAlert(next.subList(0, 3), null);
+        for (Alert a : List.of(withoutR3, grown, nextRun)) {
+            harness.processElement2(new StreamRecord<>(Either.Left(a), a.getWindowEnd().toEpochMilli()));
+        }
+        harness.processWatermark2(new Watermark(minute(25).toEpochMilli()));
+        watermarks(minute(60));
+
+        assertThat(AlertsInEffect.of(output()).values()).extracting(Alert::getMatchedEventIds)
+                .containsExactlyInAnyOrder(List.of("evt-r1", "evt-r2", "evt-r3", "evt-r4", "evt-r5"),
+                        List.of("evt-n1", "evt-n2", "evt-n3"));
+    }
+
+    private static List<StampedFact> concat(List<StampedFact> a, List<StampedFact> b) {
+        List<StampedFact> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /**
      * A reading written twice (a client's retry that reached another ingest instance), its copy late: the alerts in
      * effect are already those of the facts, so the copy changes nothing and nothing is written — above all no alert
      * of the chain again (an alert id is written once).
