@@ -26,12 +26,11 @@ class CachingSchemaRegistryClientTest {
 
     CachingSchemaRegistryClientTest() throws IOException {
         server = new TestRegistryHttp();
-        client = new CachingSchemaRegistryClient(server.url(), Duration.ofSeconds(5));
+        client = server.client();
     }
 
     @AfterEach
     void tearDown() {
-        client.close();
         server.close();
     }
 

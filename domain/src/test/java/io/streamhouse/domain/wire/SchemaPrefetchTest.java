@@ -8,7 +8,6 @@ import io.streamhouse.domain.topic.CleanupPolicy;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.wire.fixture.ShipmentScanned;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -29,12 +28,11 @@ class SchemaPrefetchTest {
 
     SchemaPrefetchTest() throws IOException {
         server = new TestRegistryHttp();
-        client = new CachingSchemaRegistryClient(server.url(), Duration.ofSeconds(5));
+        client = server.client();
     }
 
     @AfterEach
     void tearDown() {
-        client.close();
         server.close();
     }
 

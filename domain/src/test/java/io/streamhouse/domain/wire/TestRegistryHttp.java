@@ -41,6 +41,7 @@ final class TestRegistryHttp implements AutoCloseable {
     private volatile String scriptedBody;
     private final AtomicInteger scriptedRemaining = new AtomicInteger();
     private volatile boolean hang;
+    private final List<CachingSchemaRegistryClient> clients = new CopyOnWriteArrayList<>();
 
     TestRegistryHttp() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -51,6 +52,13 @@ final class TestRegistryHttp implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** A client of this registry (5 s timeout), closed when the registry is. */
+    CachingSchemaRegistryClient client() {
+        CachingSchemaRegistryClient client = new CachingSchemaRegistryClient(url(), java.time.Duration.ofSeconds(5));
+        clients.add(client);
+        return client;
     }
 
     InMemorySchemaRegistryClient registry() {
@@ -170,6 +178,7 @@ final class TestRegistryHttp implements AutoCloseable {
 
     @Override
     public void close() {
+        clients.forEach(CachingSchemaRegistryClient::close);
         released.countDown();
         server.stop(0);
         executor.shutdownNow();
