@@ -346,12 +346,12 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         if (latest > horizon) {
             // An alert in effect whose anchor is up to the horizon reaches past it: its window ends after it (the CEP
             // operator gave it before the subject became dirty), or it matched a fact after it (an evaluation at a
-            // later horizon gave it). Alerts anchored after the horizon do not count: this evaluation keeps them as
-            // they are, and waiting for their end (a later run the CEP operator alerted in the same jump of its
-            // watermark) would let the retention drop the occurrence being re-evaluated before it is.
-            // Compared with the facts up to the horizon, it would look like another occurrence, and the evaluation
-            // would turn the chain back to what the subject was before that fact. Evaluate when event time has passed
-            // it, keeping the CEP operator's alerts until then held back.
+            // later horizon gave it). Compared with the facts up to the horizon, it would look like another
+            // occurrence, and the evaluation would turn the chain back to what the subject was before that fact.
+            // Evaluate when event time has passed it, keeping the CEP operator's alerts until then held back.
+            // Alerts anchored after the horizon (or dropped with their anchor) do not count: the evaluation keeps
+            // them as they are, and waiting for the end of a later occurrence (which a CEP operator gives in the same
+            // jump of its watermark) would let the retention drop the occurrence being re-evaluated first.
             if (subject.getDirtyUntilMs() == null || subject.getDirtyUntilMs() < latest) {
                 subject.setDirtyUntilMs(latest);
             }
