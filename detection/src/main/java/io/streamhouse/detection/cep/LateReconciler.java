@@ -11,6 +11,10 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
@@ -61,11 +65,14 @@ import java.util.TreeSet;
  * completed it). A fact older than the retention behind the watermark cannot change anything and is only on the late
  * topic (and counted, per topic of the fact, as the metric {@value #DROPPED_BEYOND_RETENTION}). Each subject has one clean-up timer, moved at most once per retention of event time.
  */
-final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, Either<Alert, StampedFact>, Alert> {
+final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, Either<Alert, StampedFact>, Alert>
+        implements CheckpointedFunction {
     private static final Logger LOG = LoggerFactory.getLogger(LateReconciler.class);
 
     static final String FACTS = "reconcile-facts";
     static final String STATE = "reconcile-subject";
+    /** Operator state: the event time each subtask had reached at the checkpoint. */
+    static final String WATERMARK = "reconcile-watermark";
     /** The metric group key whose value is the topic a dropped fact came from. */
     static final String TOPIC_GROUP = "topic";
     /** Facts older than the pattern's retention behind the watermark, per topic: they change nothing and are dropped. */
@@ -80,6 +87,16 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     private transient Counter heldBack;
     private transient Map<String, Counter> droppedBeyondRetention;
     private transient Context context;
+    /**
+     * The event time this step had reached, kept across a restore: Flink checkpoints no watermark, so after a restore
+     * every operator's starts again at none, and a fact behind the time reached before (a late event the job re-reads
+     * from its checkpointed offsets) would look on time, to the CEP operator too, which then neither matches it in
+     * order nor reports it late. This step takes such a fact as late (the minimum over the subtasks' times, as a
+     * rescale moves keys between them).
+     */
+    private transient ListState<Long> reached;
+    private transient long restoredWatermark = Long.MIN_VALUE;
+    private transient long highestWatermark = Long.MIN_VALUE;
 
     LateReconciler(SubjectPattern<?> pattern, String anchorTopic) {
         this.pattern = pattern;
@@ -97,12 +114,37 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     }
 
     @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        reached = context.getOperatorStateStore().getUnionListState(new ListStateDescriptor<>(WATERMARK, Types.LONG));
+        if (context.isRestored()) {
+            long lowest = Long.MAX_VALUE;
+            for (Long w : reached.get()) {
+                lowest = Math.min(lowest, w);
+            }
+            restoredWatermark = lowest == Long.MAX_VALUE ? Long.MIN_VALUE : lowest;
+        }
+        highestWatermark = restoredWatermark;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        reached.update(List.of(highestWatermark));
+    }
+
+    /** This step's event time: its watermark, or the one it had reached before a restore if that is later. */
+    private long watermark(Context ctx) {
+        long current = ctx.timerService().currentWatermark();
+        highestWatermark = Math.max(highestWatermark, current);
+        return current > restoredWatermark ? current : restoredWatermark;
+    }
+
+    @Override
     public void processElement1(StampedFact fact, Context ctx, Collector<Alert> out) throws Exception {
         context = ctx;
         PatternSettings s = settings.of(fact);
         long retention = pattern.retention(s).toMillis();
         long at = fact.getFact().getOccurredAtMs();
-        long watermark = ctx.timerService().currentWatermark();
+        long watermark = watermark(ctx);
         if (watermark != Long.MIN_VALUE && at < watermark - retention) {
             droppedBeyondRetention(fact.getFact()).inc();
             return; // cannot change anything: it is on the late topic
@@ -143,7 +185,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
         if (subject == null) {
             subject = ReconciledSubject.newBuilder().setReported(new ArrayList<>()).setRetired(new ArrayList<>()).build();
         }
-        long watermark = ctx.timerService().currentWatermark();
+        long watermark = watermark(ctx);
         if (alertOrLate.isRight()) {
             StampedFact late = alertOrLate.right();
             long at = late.getFact().getOccurredAtMs();
@@ -168,6 +210,7 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Alert> out) throws Exception {
         context = ctx;
+        highestWatermark = Math.max(highestWatermark, ctx.timerService().currentWatermark());
         ReconciledSubject subject = load();
         if (subject == null) {
             return;

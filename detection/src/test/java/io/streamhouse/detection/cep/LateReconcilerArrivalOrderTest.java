@@ -6,6 +6,7 @@ import io.streamhouse.domain.state.CepFact;
 import io.streamhouse.domain.state.StampedFact;
 import io.streamhouse.domain.topic.Topics;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -119,6 +120,40 @@ class LateReconcilerArrivalOrderTest {
         assertThat(AlertsInEffect.of(output()).values()).extracting(Alert::getMatchedEventIds)
                 .containsExactlyInAnyOrder(List.of("evt-r1", "evt-r2", "evt-r3", "evt-r4", "evt-r5"),
                         List.of("evt-n1", "evt-n2", "evt-n3"));
+    }
+
+    /**
+     * A restore: Flink checkpoints no watermark, so after one every operator's event time starts again at none. A run
+     * r1..r4 alerted before the checkpoint; after the restore the job re-reads r0, the run's earliest reading, delivered
+     * late. Its event time is long behind the time this step had reached, but the restored CEP operator, its watermark
+     * at none, takes it as on time and reports nothing late. This step must still take it as late and grow the run.
+     */
+    @Test
+    void aReadingBehindTheTimeReachedBeforeARestoreIsLateAfterIt() throws Exception {
+        StampedFact r0 = fact(reading("r0", TRUCK, 105.5, 1_000, minute(0)));
+        List<StampedFact> run = List.of(
+                fact(reading("r1", TRUCK, 106, 1_001, minute(1))), fact(reading("r2", TRUCK, 107, 1_002, minute(2))),
+                fact(reading("r3", TRUCK, 108, 1_003, minute(3))), fact(reading("r4", TRUCK, 109, 1_004, minute(4))));
+        open(overheating);
+        for (StampedFact r : run) {
+            onTime(r);
+        }
+        Alert three = cepAlert(run.subList(0, 3), null);
+        Alert four = cepAlert(run, three.getAlertId());
+        harness.processElement2(new StreamRecord<>(Either.Left(three), minute(3).toEpochMilli()));
+        harness.processElement2(new StreamRecord<>(Either.Left(four), minute(4).toEpochMilli()));
+        watermarks(minute(6));
+        List<Alert> written = output();
+        OperatorSubtaskState checkpoint = harness.snapshot(1L, 1L);
+        harness.close();
+
+        open(overheating, Topics.VEHICLE_TELEMETRY.name(), checkpoint);
+        harness.processElement1(new StreamRecord<>(r0, minute(0).toEpochMilli()));
+        watermarks(minute(20));
+        written.addAll(output());
+
+        assertThat(AlertsInEffect.of(written).values()).singleElement().satisfies(a -> assertThat(a.getMatchedEventIds())
+                .containsExactly("evt-r0", "evt-r1", "evt-r2", "evt-r3", "evt-r4"));
     }
 
     private static List<StampedFact> concat(List<StampedFact> a, List<StampedFact> b) {
@@ -258,10 +293,18 @@ class LateReconcilerArrivalOrderTest {
     }
 
     private void open(SubjectPattern<?> pattern, String anchorTopic) throws Exception {
+        open(pattern, anchorTopic, null);
+    }
+
+    /** A new harness, restored from {@code checkpoint} when there is one. */
+    private void open(SubjectPattern<?> pattern, String anchorTopic, OperatorSubtaskState checkpoint) throws Exception {
         harness = new KeyedTwoInputStreamOperatorTestHarness<>(
                 new KeyedCoProcessOperator<>(new LateReconciler(pattern, anchorTopic)),
                 StampedFact::getSubject, e -> e.isLeft() ? e.left().getSubject().getId() : e.right().getSubject(),
                 Types.STRING);
+        if (checkpoint != null) {
+            harness.initializeState(checkpoint);
+        }
         harness.open();
     }
 
