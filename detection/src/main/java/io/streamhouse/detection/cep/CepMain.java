@@ -21,6 +21,7 @@ import io.streamhouse.security.kafka.KafkaPrincipal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Paths;
 import java.time.Clock;
 import java.time.Instant;
@@ -97,6 +98,9 @@ public final class CepMain {
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.ofMebiBytes(64));
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, MemorySize.ofMebiBytes(32));
         conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.ofMebiBytes(32));
+        if (options.checkpointsFollowRecords()) {
+            RecordActivity.configure(conf);
+        }
         if (options.restore().isEmpty() && options.resumeLatest() && options.checkpointDir().isPresent()) {
             latestRetainedCheckpoint(options.checkpointDir().get()).ifPresent(p -> {
                 out.println(Instant.now() + " [streamhouse-cep] resuming from " + p);
@@ -108,6 +112,13 @@ public final class CepMain {
         LineageRun lineage = lineage(env, options);
         JobClient client = env.executeAsync(JOB_NAME);
         lineage.start();
+        if (options.checkpointsFollowRecords()) {
+            RecordActivity activity = RecordActivity.current().orElseThrow(() -> new IllegalStateException(
+                    "Flink created no " + RecordActivity.NAME + " metric reporter: checkpoints could not follow the records"));
+            new ActivityCheckpoints(options.checkpointInterval(),
+                    ActivityCheckpoints.rest(URI.create("http://127.0.0.1:" + restPort), client.getJobID().toString()))
+                    .start(activity::total, out);
+        }
         if (stdin != null) {
             watch(stdin, client, lineage);
         }
@@ -139,7 +150,7 @@ public final class CepMain {
     static void wire(StreamExecutionEnvironment env, CepOptions options) {
         env.setParallelism(options.parallelism());
         env.setBufferTimeout(options.bufferTimeoutMs());
-        env.enableCheckpointing(options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        env.enableCheckpointing(options.periodicCheckpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         RegistryClientFactory registry = RegistryClientFactory.url(options.registry());
         CepJob.build(env, KafkaCepIo.sources(options.bootstrap(), options.groupId(), registry, options.stopAt()),
                 KafkaCepIo.sinks(options.bootstrap(), options.groupId(), registry, options.delivery(), options.outputPrefix()),

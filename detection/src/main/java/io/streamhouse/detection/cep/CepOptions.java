@@ -24,6 +24,10 @@ import java.util.Optional;
  * --parallelism          [STREAMHOUSE_CEP_PARALLELISM]           2
  * --checkpoint-dir       [STREAMHOUSE_CEP_CHECKPOINT_DIR]        none (a cluster's own configuration applies)
  * --checkpoint-interval  [STREAMHOUSE_CEP_CHECKPOINT_INTERVAL]   PT1S (alerts become visible when a checkpoint commits)
+ * --idle-checkpoint-interval [STREAMHOUSE_CEP_IDLE_CHECKPOINT_INTERVAL] PT1M (local, unbounded: checkpoints follow the
+ *                                                                records, one at most every checkpoint-interval once a
+ *                                                                record moved, and this often otherwise; at or below
+ *                                                                checkpoint-interval: every checkpoint-interval)
  * --delivery             [STREAMHOUSE_CEP_DELIVERY]              exactly-once | at-least-once
  * --max-out-of-orderness [STREAMHOUSE_CEP_MAX_OUT_OF_ORDERNESS]  PT30S
  * --idleness             [STREAMHOUSE_CEP_IDLENESS]              PT10S
@@ -58,7 +62,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                          boolean local, int restPort, boolean resumeLatest, boolean watchStdin,
                          Map<TopicPartition, Long> stopAt, String outputPrefix,
                          boolean lineageTopic, Optional<String> lineageFile, boolean allowNonRestoredState,
-                         StateBackend stateBackend) {
+                         StateBackend stateBackend, Duration idleCheckpointInterval) {
 
     /** Where the job keeps its keyed state (Flink's {@code state.backend.type}). */
     public enum StateBackend {
@@ -91,6 +95,20 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
         return new LineageOutputs(lineageTopic, lineageFile.map(Path::of));
     }
 
+    /**
+     * Whether checkpoints follow the records ({@link ActivityCheckpoints}): only for a live job in a MiniCluster of
+     * this JVM (the record counters are read here), and only when idle checkpoints are to be rarer. A bounded run
+     * checkpoints periodically: once its sources finish, its last checkpoint must come without another record.
+     */
+    public boolean checkpointsFollowRecords() {
+        return local && !bounded() && idleCheckpointInterval.compareTo(checkpointInterval) > 0;
+    }
+
+    /** The interval of the job's periodic checkpoints. */
+    public Duration periodicCheckpointInterval() {
+        return checkpointsFollowRecords() ? idleCheckpointInterval : checkpointInterval;
+    }
+
     /** A bounded run (replay): every source stops at its {@link #stopAt} offsets and the job then finishes. */
     public boolean bounded() {
         return !stopAt.isEmpty();
@@ -103,6 +121,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
             new String[]{"parallelism", "STREAMHOUSE_CEP_PARALLELISM", "2"},
             new String[]{"checkpoint-dir", "STREAMHOUSE_CEP_CHECKPOINT_DIR", ""},
             new String[]{"checkpoint-interval", "STREAMHOUSE_CEP_CHECKPOINT_INTERVAL", "PT1S"},
+            new String[]{"idle-checkpoint-interval", "STREAMHOUSE_CEP_IDLE_CHECKPOINT_INTERVAL", "PT1M"},
             new String[]{"delivery", "STREAMHOUSE_CEP_DELIVERY", "exactly-once"},
             new String[]{"max-out-of-orderness", "STREAMHOUSE_CEP_MAX_OUT_OF_ORDERNESS", "PT30S"},
             new String[]{"idleness", "STREAMHOUSE_CEP_IDLENESS", "PT10S"},
@@ -158,7 +177,7 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
                 Boolean.parseBoolean(v.get("resume-latest")), Boolean.parseBoolean(v.get("watch-stdin")),
                 stopAt(v.get("stop-at")), v.get("output-prefix"), Boolean.parseBoolean(v.get("lineage-topic")),
                 blankToEmpty(v.get("lineage-file")), Boolean.parseBoolean(v.get("allow-non-restored-state")),
-                stateBackend(v.get("state-backend")));
+                stateBackend(v.get("state-backend")), duration(v, "idle-checkpoint-interval"));
     }
 
     /**
