@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * How the CEP job inside the {@code cep} child is doing, as the REST API of its MiniCluster says: the job's state
  * ({@code /jobs/overview}), its restarts ({@code numRestarts}) and the failures behind them ({@code /jobs/<id>/exceptions},
  * whose history has the time and trace of each). The child's process stays alive while Flink restarts the job inside
- * it, so this is what tells a crash loop from a running job. Three small GETs per poll; nothing is cached between polls
+ * it, so this is what tells a crash loop from a running job. Two small GETs per poll, three after a failure; nothing is cached between polls
  * but the REST URL and job id, which the child's ready line gives ({@code <job id> <rest url>}).
  *
  * <p>Verdict: {@link Verdict#FAILING} when the job is failed, cancelled or suspended, or failed at least
@@ -105,10 +105,21 @@ final class FlinkJobHealth {
         return n + (n == 1 ? " restart" : " restarts");
     }
 
-    /** Asks the MiniCluster; an IOException when it does not answer. */
+    /**
+     * Asks the MiniCluster; an IOException when it does not answer. The restart count is asked only when the exception
+     * history has an entry: without a failure there was no restart, and a metric request makes Flink's REST server
+     * fetch every metric of the job (most of what an idle job's health polls cost).
+     */
     Report poll(Instant now) throws IOException, InterruptedException {
-        return report(jobId, get("/jobs/overview"), get("/jobs/" + jobId + "/exceptions"),
-                get("/jobs/" + jobId + "/metrics?get=numRestarts"), now);
+        String overview = get("/jobs/overview");
+        String exceptions = get("/jobs/" + jobId + "/exceptions");
+        String restarts = hasFailures(exceptions) ? get("/jobs/" + jobId + "/metrics?get=numRestarts") : "[]";
+        return report(jobId, overview, exceptions, restarts, now);
+    }
+
+    /** Whether a {@code /jobs/<id>/exceptions} answer holds any failure. */
+    static boolean hasFailures(String exceptions) throws IOException {
+        return !JSON.readTree(exceptions).path("exceptionHistory").path("entries").isEmpty();
     }
 
     /** The report from the three answers: {@code /jobs/overview}, {@code /jobs/<id>/exceptions}, the job's {@code numRestarts}. */

@@ -61,6 +61,12 @@ class FlinkJobHealthTest {
     }
 
     @Test
+    void theRestartCountIsAskedOnlyOfAJobWithAFailureInItsHistory() throws Exception {
+        assertThat(FlinkJobHealth.hasFailures(json("flink-job-exceptions-none"))).isFalse();
+        assertThat(FlinkJobHealth.hasFailures(json("flink-job-exceptions-loop"))).isTrue();
+    }
+
+    @Test
     void aJobTheClusterDoesNotKnowIsFailing() throws Exception {
         FlinkJobHealth.Report report = FlinkJobHealth.report("another-job", json("flink-jobs-overview-running"),
                 json("flink-job-exceptions-none"), "[]", NOW);
