@@ -43,6 +43,24 @@ class SupervisorIT {
     }
 
     @Test
+    void aChildIgnoresTheTerminalsCtrlCAndHangUpAndStillRunsItsHooksOnSigterm() throws Exception {
+        SupervisedChild child = track(supervisor(RestartPolicy.NEVER).start(TestChildren.spec("deaf")));
+        assertThat(child.endpoint()).as("the pid is the JVM's own: the shell exec'd it").isEqualTo(Long.toString(child.pid()));
+
+        String status = Files.readString(java.nio.file.Path.of("/proc", Long.toString(child.pid()), "status"));
+        long ignored = signalMask(status, "SigIgn");
+        long caught = signalMask(status, "SigCgt");
+        assertThat(ignored & 0b11).as("SIGHUP (1) and SIGINT (2) ignored: " + status).isEqualTo(0b11);
+        assertThat(caught & (1L << 14)).as("SIGTERM (15) caught by the JVM, which then runs its shutdown hooks").isNotZero();
+    }
+
+    /** A {@code /proc/<pid>/status} signal mask ({@code SigIgn}, {@code SigCgt}): bit n-1 is signal n. */
+    private static long signalMask(String status, String field) {
+        return status.lines().filter(l -> l.startsWith(field + ":")).findFirst()
+                .map(l -> Long.parseUnsignedLong(l.substring(field.length() + 1).trim(), 16)).orElseThrow();
+    }
+
+    @Test
     void aKilledChildIsReportedAndRestartedAfterItsBackoff() throws Exception {
         Supervisor supervisor = supervisor(new RestartPolicy(3, Duration.ofMillis(300), Duration.ofSeconds(2), Duration.ofSeconds(60)));
         // Readiness from the log: the way the CEP job is watched.
