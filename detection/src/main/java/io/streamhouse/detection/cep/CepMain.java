@@ -109,6 +109,10 @@ public final class CepMain {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(options.parallelism(), conf);
         wire(env, options);
+        if (options.checkpointsFollowRecords()) {
+            // Only here, where ActivityCheckpoints runs beside the job: the periodic ones become the idle fallback.
+            env.enableCheckpointing(options.idleCheckpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        }
         LineageRun lineage = lineage(env, options);
         JobClient client = env.executeAsync(JOB_NAME);
         lineage.start();
@@ -150,7 +154,7 @@ public final class CepMain {
     static void wire(StreamExecutionEnvironment env, CepOptions options) {
         env.setParallelism(options.parallelism());
         env.setBufferTimeout(options.bufferTimeoutMs());
-        env.enableCheckpointing(options.periodicCheckpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        env.enableCheckpointing(options.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         RegistryClientFactory registry = RegistryClientFactory.url(options.registry());
         CepJob.build(env, KafkaCepIo.sources(options.bootstrap(), options.groupId(), registry, options.stopAt()),
                 KafkaCepIo.sinks(options.bootstrap(), options.groupId(), registry, options.delivery(), options.outputPrefix()),

@@ -96,17 +96,13 @@ public record CepOptions(String bootstrap, String registry, String groupId, int 
     }
 
     /**
-     * Whether checkpoints follow the records ({@link ActivityCheckpoints}): only for a live job in a MiniCluster of
-     * this JVM (the record counters are read here), and only when idle checkpoints are to be rarer. A bounded run
-     * checkpoints periodically: once its sources finish, its last checkpoint must come without another record.
+     * Whether {@link CepMain}'s local run makes checkpoints follow the records ({@link ActivityCheckpoints}): only for
+     * a live job in a MiniCluster of this JVM (the record counters are read here), and only when idle checkpoints are
+     * to be rarer. A bounded run checkpoints periodically: once its sources finish, its last checkpoint must come
+     * without another record. A job wired otherwise ({@link CepMain#wire}) checkpoints every checkpoint interval.
      */
     public boolean checkpointsFollowRecords() {
         return local && !bounded() && idleCheckpointInterval.compareTo(checkpointInterval) > 0;
-    }
-
-    /** The interval of the job's periodic checkpoints. */
-    public Duration periodicCheckpointInterval() {
-        return checkpointsFollowRecords() ? idleCheckpointInterval : checkpointInterval;
     }
 
     /** A bounded run (replay): every source stops at its {@link #stopAt} offsets and the job then finishes. */
