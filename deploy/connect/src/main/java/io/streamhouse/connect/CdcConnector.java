@@ -25,11 +25,11 @@ import java.util.Objects;
  *   <li>Every table's changes are routed to the single topic {@code shop.cdc.changes} (one partition: commit order
  *       across tables); values and keys are registered under per-record subjects.</li>
  *   <li>{@code poll.interval.ms=100} (default 500). Debezium's read loop sleeps this long after five empty reads of the
- *       replication stream, so a change that comes to an idle database waits up to this long. Its batch queue is
- *       woken by each change, but an empty poll of the task returns after this long, and with exactly-once source
+ *       replication stream, so a change that comes to an idle database waits up to this long. Its batch queue hands
+ *       the task a batch when it is full or after this long, so a lone change waits up to this long again; and with exactly-once source
  *       support each poll, empty or not, commits: Connect calls the task's {@code commit()}, and Debezium then reads
- *       its offsets back from Kafka and confirms the LSN to PostgreSQL. At 10 ms that was a tenth of a core and most
- *       of an idle broker's requests (docs/run.md, "An idle stack").</li>
+ *       its offsets back from Kafka and confirms the LSN to PostgreSQL: the shorter the interval, the more of an idle
+ *       worker's CPU and of the broker's requests that takes (docs/run.md, "An idle stack").</li>
  * </ul>
  */
 public final class CdcConnector {

@@ -104,11 +104,10 @@ public final class ChildProcess {
     }
 
     /**
-     * {@code command} run so that it ignores SIGINT and SIGHUP: a terminal's Ctrl-C goes to its whole foreground
-     * process group, and without this every child stopped on its own at once, the broker among the first, while the
-     * launcher stopped them in order; each then waited for a broker that was gone, and Ctrl-C took 21–36 s where
-     * {@code down} (SIGTERM to the launcher alone) took 4–5 s. The launcher stops them as for {@code down}; if it dies,
-     * they still exit when its pipe closes. An ignored signal stays ignored across {@code exec}, and the JVM installs
+     * {@code command} run so that it ignores SIGINT and SIGHUP. A terminal's Ctrl-C or hang-up reaches its whole
+     * foreground process group; the owner alone acts on it and stops its children in order, as for {@code down}
+     * (a child stopping on its own, the broker first, would leave the others waiting for it). If the owner dies, they
+     * still exit when its pipe closes. An ignored signal stays ignored across {@code exec}, and the JVM installs
      * no handler for one ignored at its start; the pid is the command's ({@code exec}). Without {@code /bin/sh}, as is.
      */
     static List<String> deafToTheTerminal(List<String> command) {

@@ -20,9 +20,9 @@ import java.util.function.LongSupplier;
  * a much longer interval beside them, for what changes without records (a watermark, a retention timer).
  *
  * <p>Why: with Kafka's transactions, an alert becomes visible when the checkpoint after it commits, so checkpoints
- * come every second while events flow. On an idle stack a checkpoint a second was most of the job's CPU (the heap
- * backend snapshots every key group of every state whether it changed or not), plus a Kafka transaction and an offset
- * commit at the broker, for nothing. Following the records keeps the latency and drops the idle work; after a quiet
+ * come every second while events flow. A checkpoint while nothing moves would cost the same (the heap backend
+ * snapshots every key group of every state whether it changed or not, plus a Kafka transaction and an offset commit
+ * at the broker) for nothing. Following the records keeps the latency and drops the idle work; after a quiet
  * spell the first event is checkpointed within a {@link #ROUND}, not up to a whole interval later.
  *
  * <p>Whether records moved comes from {@link RecordActivity} (Flink's record counters in this JVM); the checkpoints are

@@ -53,11 +53,6 @@ public final class RecordActivity implements MetricReporter {
         return sum;
     }
 
-    /** How many counters are registered (none before the job's tasks are deployed). */
-    int counters() {
-        return counters.size();
-    }
-
     @Override
     public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {
         if (metric instanceof Counter counter && COUNTED.contains(metricName) && counts(group.getAllVariables().get(OPERATOR))) {
