@@ -85,6 +85,11 @@ public final class Launcher {
             ERR.println("Streamhouse is already running (pid " + running.get() + "): ./streamhouse down first");
             return 1;
         }
+        Optional<String> layout = options.fresh() ? Optional.empty() : DataLayout.refusal(data);
+        if (layout.isPresent()) {
+            ERR.println(layout.get());
+            return 1;
+        }
         List<String> inUse = Preflight.portsInUse(options);
         if (!inUse.isEmpty()) {
             inUse.forEach(ERR::println);
@@ -92,7 +97,7 @@ public final class Launcher {
         }
         if (options.fresh()) {
             OUT.println("Starting fresh: removing the topics, database and state in " + data);
-            for (String dir : new String[]{"platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query", "lake"}) {
+            for (String dir : DataLayout.DATA) {
                 io.streamhouse.supervisor.LocalFiles.deleteRecursively(data.resolve(dir));
             }
             // Every instance's, also those an earlier run with more --api-instances left.
@@ -105,6 +110,7 @@ public final class Launcher {
             // A promoted shadow's topics went with the broker's data: serve under the default id again.
             Files.deleteIfExists(data.resolve(SERVING_ID_FILE));
         }
+        DataLayout.write(data);
         PidFile.write(data, ProcessHandle.current().pid());
         RunningStack stack = new RunningStack();
         // Start-up prints its own lines; from then on every supervisor event is a line of its own.
