@@ -75,6 +75,11 @@ public final class FreshnessBenchmark implements Callable<Integer> {
     int parcels;
     @CommandLine.Option(names = "--probe-every-ms", defaultValue = "100")
     int probeEveryMs;
+    @CommandLine.Option(names = "--max-polls-per-second", defaultValue = "200", description = "the probes' lookups in"
+            + " all, at most: each probe asks again after a tenth of its age, so probes of a lagging app ask ever more"
+            + " often together; unbounded, their lookups (each authenticated, most answered 404) took as much of the"
+            + " api's CPU as its stream threads, and the app fell further behind because it was measured")
+    int maxPollsPerSecond;
     @CommandLine.Option(names = "--seed", defaultValue = "0", description = "only write one scan for each of N parcels, then exit")
     int seed;
 
@@ -92,8 +97,10 @@ public final class FreshnessBenchmark implements Callable<Integer> {
         if (!"127.0.0.1".equals(host) && !"localhost".equals(host)) {
             throw new IllegalArgumentException("load goes to loopback only, not " + api);
         }
-        if (rate < 1 || rate > 50_000 || seconds < 1 || seconds > 600 || warmupSeconds < 0 || warmupSeconds > 600) {
-            throw new IllegalArgumentException("--rate 1..50000, --seconds 1..600 and --warmup-seconds 0..600");
+        if (rate < 1 || rate > 50_000 || seconds < 1 || seconds > 600 || warmupSeconds < 0 || warmupSeconds > 600
+                || maxPollsPerSecond < 1 || maxPollsPerSecond > 10_000) {
+            throw new IllegalArgumentException("--rate 1..50000, --seconds 1..600, --warmup-seconds 0..600 and"
+                    + " --max-polls-per-second 1..10000");
         }
         var serializer = new AvroSerializer<>(new CachingSchemaRegistryClient(registry), ParcelScanned.class, false);
         // Two producers: the background load is batched as a throughput-minded client would (linger 20 ms), the probes
@@ -174,7 +181,27 @@ public final class FreshnessBenchmark implements Callable<Integer> {
             report("warm-up", latencies.get(0), lost.get(0));
         }
         report("measured", latencies.get(1), lost.get(1));
-        return lost.get(1).isEmpty() ? 0 : 1;
+        System.out.printf("lookups: %d (at most %d/s; %d waited for that budget), answers other than 200 and 404: %s%n",
+                polls.get(), maxPollsPerSecond, delayedPolls.get(), otherAnswers.isEmpty() ? "none" : otherAnswers);
+        return lost.get(1).isEmpty() && otherAnswers.isEmpty() ? 0 : 1;
+    }
+
+    /** The earliest time (System.nanoTime) the next lookup may go out: the probes' shared budget. */
+    private final java.util.concurrent.atomic.AtomicLong nextPollSlot = new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+    private final java.util.concurrent.atomic.AtomicLong polls = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong delayedPolls = new java.util.concurrent.atomic.AtomicLong();
+    /** Status codes other than 200 (visible) and 404 (not yet) with their counts: a 429 or 5xx makes the run invalid. */
+    private final Map<Integer, Long> otherAnswers = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** When a lookup wanted at {@code wantedAt} may go: then, or the next free slot of the budget. */
+    private long pollSlot(long wantedAt) {
+        long gap = 1_000_000_000L / maxPollsPerSecond;
+        long slot = nextPollSlot.accumulateAndGet(wantedAt, (previous, wanted) ->
+                previous == Long.MIN_VALUE ? wanted : Math.max(wanted, previous + gap));
+        if (slot > wantedAt) {
+            delayedPolls.incrementAndGet();
+        }
+        return slot;
     }
 
     /** A probe seen: when it was sent, in ms from the start of its phase, and how long it took to be visible. */
@@ -227,8 +254,12 @@ public final class FreshnessBenchmark implements Callable<Integer> {
         }
 
         void poll() {
+            polls.incrementAndGet();
             http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
                 long now = System.nanoTime();
+                if (e == null && r.statusCode() != 200 && r.statusCode() != 404) {
+                    otherAnswers.merge(r.statusCode(), 1L, Long::sum);
+                }
                 if (e == null && r.statusCode() == 200) {
                     latencies.add(new Seen(sentOffsetMs, (now - sentAt) / 1000));
                     pending.arriveAndDeregister();
@@ -237,7 +268,8 @@ public final class FreshnessBenchmark implements Callable<Integer> {
                     pending.arriveAndDeregister();
                 } else {
                     long next = Math.max(TimeUnit.MILLISECONDS.toNanos(1), (now - sentAt) / 10);
-                    timer.schedule(this::poll, Math.min(next, deadline - now), TimeUnit.NANOSECONDS);
+                    long at = pollSlot(now + Math.min(next, deadline - now));
+                    timer.schedule(this::poll, at - now, TimeUnit.NANOSECONDS);
                 }
             });
         }
