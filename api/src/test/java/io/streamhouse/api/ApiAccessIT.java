@@ -113,6 +113,19 @@ class ApiAccessIT {
         as(Roles.ANALYST).body("{}").post("/v1/sql").then().statusCode(anyOf(is(400), is(422), is(503)));
     }
 
+    /** The console's files are open and hold no data; the page may only load script and connect to this origin. */
+    @Test
+    void theConsolesStaticFilesAreOpenUnderAStrictContentSecurityPolicy() {
+        given().get("/console/").then().statusCode(200).contentType(containsString("text/html"))
+                .header("Content-Security-Policy", containsString("script-src 'self'"))
+                .header("Content-Security-Policy", containsString("connect-src 'self'"))
+                .body(containsString("console.js"));
+        given().get("/console/console.js").then().statusCode(200).body(containsString("/v1/alerts/stream"));
+        // Only the console's own files: an unknown path under it is a plain 404, and the API behind it still needs a token.
+        given().get("/console/nothing-here.js").then().statusCode(404);
+        given().get("/v1/alerts").then().statusCode(401);
+    }
+
     @Test
     void livenessAndReadinessAreOpen() {
         given().get("/q/health/live").then().statusCode(200);

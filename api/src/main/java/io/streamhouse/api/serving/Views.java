@@ -39,13 +39,19 @@ public final class Views {
         }
     }
 
+    /**
+     * An alert of the feed. {@code status} is ACTIVE or WITHDRAWN (a revision saying the alert named by
+     * {@code attributes.supersedes} did not happen); an alert that revises another names it in {@code attributes.supersedes} too.
+     */
     public record FeedAlertView(String alertId, String type, String category, String severity, String subjectKind,
                                 String subjectId, String patternId, int patternVersion, String summary,
-                                Instant occurredAt, List<String> matchedEventIds, Map<String, String> attributes) {
+                                Instant occurredAt, List<String> matchedEventIds, Map<String, String> attributes,
+                                String status) {
         public static FeedAlertView of(Alert a) {
             return new FeedAlertView(a.getAlertId(), a.getType().name(), a.getCategory().name(), a.getSeverity().name(),
                     a.getSubject().getKind().name(), a.getSubject().getId(), a.getPatternId(), a.getPatternVersion(),
-                    a.getSummary(), a.getEnvelope().getOccurredAt(), List.copyOf(a.getMatchedEventIds()), Map.copyOf(a.getAttributes()));
+                    a.getSummary(), a.getEnvelope().getOccurredAt(), List.copyOf(a.getMatchedEventIds()), Map.copyOf(a.getAttributes()),
+                    a.getStatus() == null ? "ACTIVE" : a.getStatus().name());
         }
     }
 

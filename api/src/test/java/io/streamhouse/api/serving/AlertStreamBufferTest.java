@@ -13,7 +13,7 @@ class AlertStreamBufferTest {
 
     private static Views.FeedAlertView alert(int i) {
         return new Views.FeedAlertView("a-" + i, "PARCEL_SLA_BREACH", "PARCEL", "HIGH", "PARCEL", "P-" + i, "parcel-sla", 1, "late", null,
-                List.of(), java.util.Map.of());
+                List.of(), java.util.Map.of(), "ACTIVE");
     }
 
     /** A subscriber of its own stream over {@code live} that has requested {@code requested} items so far. */

@@ -53,6 +53,8 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                    ./streamhouse kill|restart|stop|start <component>
                                    (kill -9 / clean stop and start / stop / start of broker, connect, ingest, ingest-2,
                                     ingest-3, api, api-2, api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
+                   ./streamhouse console [--role reviewer|ops|rules-admin|analyst|payments]
+                                   (a link that signs a browser into the running stack's console with that role)
                    ./streamhouse demo [--demo N] [--seed S]   (the demo again, run by the running stack's launcher)
                    ./streamhouse generate [--events N] [--seed S] ...   (the seeded generator's traffic to the running stack)
                    ./streamhouse score [--truth DIR] [--timeout PT2M]   (its alerts against the generator's ground truth)

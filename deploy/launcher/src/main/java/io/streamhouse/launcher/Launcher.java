@@ -42,6 +42,9 @@ public final class Launcher {
     private static CliLog libraryLog;
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("console")) {
+            System.exit(ConsoleLink.run(args, Path.of(System.getProperty("streamhouse.home", ".")).toAbsolutePath().normalize(), OUT, ERR));
+        }
         LaunchOptions options;
         try {
             options = LaunchOptions.parse(args);

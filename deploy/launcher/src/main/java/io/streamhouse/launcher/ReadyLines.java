@@ -36,6 +36,7 @@ final class ReadyLines {
         stack.platform.connectWorker().ifPresent(worker -> OUT.println("  kafka connect   " + worker.restUrl() + "  (GET "
                 + (stack.platform.cdcSource().isPresent() ? "/connectors/shop-cdc/status, " : "")
                 + "/connectors/lake/status)"));
+        OUT.println("  console         " + stack.api.url().resolve("/console/") + "  (./streamhouse console --role reviewer prints a link that signs you in)");
         OUT.println("  health          " + stack.api.url().resolve("/q/health/ready") + "  (liveness and readiness open; the rest of /q needs ops)");
         OUT.println("  logs            " + data.resolve("logs"));
         OUT.println("Development tokens (valid " + StackTokens.LIFETIME.toDays() + " days; one per role, also in "

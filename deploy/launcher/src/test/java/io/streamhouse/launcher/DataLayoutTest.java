@@ -42,17 +42,4 @@ class DataLayoutTest {
         assertThat(DataLayout.refusal(data)).hasValueSatisfying(line -> assertThat(line)
                 .contains("holding \"<html>\", not a layout number").hasLineCount(1));
     }
-
-    /** {@code up} stops at the layout before it looks at ports or starts anything; {@code up --fresh} starts over. */
-    @Test
-    void upOnANewerLayoutStartsNothing(@TempDir Path data) throws Exception {
-        DataLayout.write(data, DataLayout.CURRENT + 1);
-        var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--kafka-port", "0",
-                "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
-        assertThat(Launcher.up(options)).isEqualTo(1);
-        assertThat(PidFile.running(data)).as("no launcher recorded").isEmpty();
-        assertThat(data.resolve("platform")).as("nothing started").doesNotExist();
-        assertThat(Files.readString(data.resolve(DataLayout.FILE)).strip()).as("left as it was")
-                .isEqualTo(Integer.toString(DataLayout.CURRENT + 1));
-    }
 }

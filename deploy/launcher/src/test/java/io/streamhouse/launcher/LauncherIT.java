@@ -116,6 +116,20 @@ class LauncherIT {
         }
     }
 
+    /** Beside the running stack: an {@code up} on a data directory of a newer layout stops before ports and starts nothing. */
+    @Test
+    @Order(0)
+    void upOnADataDirectoryOfANewerLayoutStartsNothingAndSaysSo(@org.junit.jupiter.api.io.TempDir Path data) throws Exception {
+        DataLayout.write(data, DataLayout.CURRENT + 1);
+        var options = LaunchOptions.parse(new String[]{"up", "--data", data.toString(), "--kafka-port", "0",
+                "--registry-port", "0", "--ingest-port", "0", "--api-port", "0"});
+        assertThat(Launcher.up(options)).isEqualTo(1);
+        assertThat(PidFile.running(data)).as("no launcher recorded").isEmpty();
+        assertThat(data.resolve("platform")).as("nothing started").doesNotExist();
+        assertThat(java.nio.file.Files.readString(data.resolve(DataLayout.FILE)).strip()).as("left as it was")
+                .isEqualTo(Integer.toString(DataLayout.CURRENT + 1));
+    }
+
     @Test
     @Order(1)
     void theReadmesGenerateWritesItsTrafficAndScoreBeginsToRead() throws Exception {

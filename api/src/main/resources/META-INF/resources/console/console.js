@@ -1,0 +1,583 @@
+// The Streamhouse console: every view is a call to the api's own endpoints with the signed-in token; the view
+// list follows the token's roles (docs/security.md, "Who may call what"). Text from the api is only ever put into
+// the page as text (el() and textContent), never as markup.
+
+const TOKEN_KEY = 'streamhouse.console.token';
+
+/** The views, the roles that may open each (the api checks again on every call), and their renderers. */
+const VIEWS = [
+  { path: 'live', title: 'Live', roles: ['reviewer', 'ops'], render: renderLive },
+  { path: 'payments', title: 'Payments', roles: ['reviewer', 'payments'], render: renderPayment },
+  { path: 'parcels', title: 'Parcels', roles: ['reviewer', 'ops'], render: (args, q) => renderEntity('parcel', args, q) },
+  { path: 'vehicles', title: 'Vehicles', roles: ['reviewer', 'ops'], render: (args, q) => renderEntity('vehicle', args, q) },
+  { path: 'rules', title: 'Rules', roles: ['reviewer', 'rules-admin'], render: renderRules },
+  { path: 'sql', title: 'SQL', roles: ['analyst'], render: renderSql },
+  { path: 'lineage', title: 'Lineage', roles: ['ops'], render: renderLineage },
+];
+
+/** The hubs of the generated network (load-tests RoadNetwork), for the bundled map: no tiles, no request out. */
+const HUBS = [
+  ['hub-ams', 'Amsterdam', 52.3676, 4.9041], ['hub-rtm', 'Rotterdam', 51.9244, 4.4777],
+  ['hub-utr', 'Utrecht', 52.0907, 5.1214], ['hub-ein', 'Eindhoven', 51.4416, 5.4697],
+  ['hub-anr', 'Antwerpen', 51.2194, 4.4025], ['hub-bru', 'Bruxelles', 50.8503, 4.3517],
+  ['hub-lgg', 'Liège', 50.6326, 5.5797], ['hub-cgn', 'Köln', 50.9375, 6.9603],
+  ['hub-dus', 'Düsseldorf', 51.2277, 6.7735],
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// DOM helpers: every string becomes a text node.
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children.flat()) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+const view = () => document.getElementById('view');
+
+function show(...nodes) {
+  const main = view();
+  main.replaceChildren(...nodes);
+}
+
+function banner(text, kind = '') {
+  const b = document.getElementById('banner');
+  if (!text) { b.hidden = true; b.textContent = ''; return; }
+  b.className = 'banner ' + kind;
+  b.textContent = text;
+  b.hidden = false;
+}
+
+function pill(value) {
+  return el('span', { class: 'pill ' + String(value ?? '') }, value ?? '—');
+}
+
+function kv(obj, keys) {
+  const dl = el('dl', { class: 'kv' });
+  for (const k of keys ?? Object.keys(obj ?? {})) {
+    const v = obj?.[k];
+    if (v === undefined) continue;
+    dl.append(el('dt', {}, k), el('dd', {}, v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  }
+  return dl;
+}
+
+function table(headers, rows) {
+  return el('div', { class: 'scroll' }, el('table', {},
+    el('thead', {}, el('tr', {}, headers.map(h => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The session: a bearer token kept for this tab only.
+
+function decodeToken(token) {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new Error('not a JWT (three dot-separated parts)');
+  const json = atob(parts[1].replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(parts[1].length / 4) * 4, '='));
+  const claims = JSON.parse(decodeURIComponent(escape(json)));
+  return { subject: claims.upn ?? claims.sub ?? '?', roles: Array.isArray(claims.groups) ? claims.groups : [],
+           expiresAt: typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : null };
+}
+
+function session() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) return null;
+  try {
+    const s = { token, ...decodeToken(token) };
+    if (s.expiresAt && s.expiresAt.getTime() <= Date.now()) {
+      signOut('Your token expired at ' + s.expiresAt.toISOString() + ': sign in again.');
+      return null;
+    }
+    return s;
+  } catch (e) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    return null;
+  }
+}
+
+let signInMessage = '';
+
+function signOut(message = '') {
+  sessionStorage.removeItem(TOKEN_KEY);
+  signInMessage = message;
+  stopLive();
+  if (location.hash !== '#/signin') location.hash = '#/signin'; else route();
+}
+
+function allowedViews(s) {
+  return VIEWS.filter(v => v.roles.some(r => s.roles.includes(r)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Calls to the api. A problem answer becomes a ProblemError with its title, detail and field errors; a 401 ends the
+// session; no answer at all (the api down) shows a banner and is retried with backoff by retrying().
+
+class ProblemError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail ?? problem?.title ?? ('HTTP ' + status));
+    this.status = status;
+    this.problem = problem ?? { title: 'HTTP ' + status };
+  }
+}
+
+class ApiDown extends Error {}
+
+async function api(path, options = {}) {
+  const s = session();
+  const headers = { Accept: 'application/json, application/problem+json', ...(options.headers ?? {}) };
+  if (s) headers.Authorization = 'Bearer ' + s.token;
+  let response;
+  try {
+    response = await fetch(path, { ...options, headers });
+  } catch (e) {
+    throw new ApiDown('the api did not answer (' + e.message + ')');
+  }
+  if (response.status === 401) {
+    signOut('The api refused your token (expired, revoked or for another stack): sign in again.');
+    throw new ProblemError(401, { title: 'Not signed in', detail: 'sign in again' });
+  }
+  const type = response.headers.get('Content-Type') ?? '';
+  const body = type.includes('json') ? await response.json().catch(() => null) : await response.text();
+  if (!response.ok) {
+    if (response.status >= 502 && response.status <= 504 && !type.includes('problem')) throw new ApiDown('HTTP ' + response.status);
+    throw new ProblemError(response.status, typeof body === 'object' && body ? body : { title: 'HTTP ' + response.status, detail: String(body ?? '') });
+  }
+  return body;
+}
+
+/** Runs call() until the api answers, with a banner and a growing wait (1 s to 30 s) while it does not. */
+async function retrying(call, isCurrent = () => true) {
+  for (let wait = 1000; ; wait = Math.min(wait * 2, 30000)) {
+    try {
+      const result = await call();
+      banner('');
+      return result;
+    } catch (e) {
+      if (!(e instanceof ApiDown) || !isCurrent()) throw e;
+      banner('The api is not answering (' + e.message + '); trying again in ' + Math.round(wait / 1000) + ' s …', 'error');
+      await new Promise(r => setTimeout(r, wait));
+    }
+  }
+}
+
+function problemBox(e) {
+  if (e instanceof ProblemError) {
+    const p = e.problem;
+    const errors = Array.isArray(p.errors) ? p.errors : [];
+    return el('div', { class: 'problem', role: 'alert' },
+      el('strong', {}, (p.title ?? 'Problem') + ' (' + e.status + ')'),
+      p.detail ? el('span', {}, p.detail) : null,
+      errors.length ? el('ul', {}, errors.map(f => el('li', {}, (f.field ?? f.name ?? '?') + ': ' + (f.message ?? f.reason ?? '')))) : null);
+  }
+  return el('div', { class: 'problem', role: 'alert' }, el('strong', {}, 'Error'), String(e.message ?? e));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Routing: #/view/arg?query. Every view has a URL; reloading it shows the same thing.
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const [pathPart, queryPart = ''] = raw.split('?');
+  const segments = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
+  return { name: segments[0] ?? '', args: segments.slice(1), query: new URLSearchParams(queryPart) };
+}
+
+function link(name, args = [], query) {
+  const q = query && [...query].length ? '?' + new URLSearchParams(query).toString() : '';
+  return '#/' + [name, ...args.map(encodeURIComponent)].join('/') + q;
+}
+
+function renderNav(s) {
+  const nav = document.getElementById('nav');
+  const who = document.getElementById('who');
+  const current = parseHash().name;
+  nav.replaceChildren(...(s ? allowedViews(s) : []).map(v =>
+    el('a', { href: link(v.path), 'aria-current': v.path === current ? 'page' : null }, v.title)));
+  who.replaceChildren(...(s ? [
+    el('span', {}, s.subject + ' (' + s.roles.join(', ') + ')'),
+    el('button', { type: 'button', onclick: () => signOut('Signed out.') }, 'Sign out'),
+  ] : []));
+}
+
+async function route() {
+  // A sign-in link (./streamhouse console) carries the token in the fragment, which no server sees.
+  const m = location.hash.match(/^#token=([A-Za-z0-9._-]+)$/);
+  if (m) {
+    sessionStorage.setItem(TOKEN_KEY, m[1]);
+    history.replaceState(null, '', location.pathname + '#/');
+  }
+  const s = session();
+  const { name, args, query } = parseHash();
+  if (name !== 'live') stopLive();
+  renderNav(s);
+  if (!s || name === 'signin') {
+    if (s && name === 'signin') { location.hash = '#/'; return; }
+    renderSignIn();
+    return;
+  }
+  const views = allowedViews(s);
+  if (!name) {
+    if (views.length) { location.replace(link(views[0].path)); return; }
+    show(el('h1', {}, 'Nothing to show'), el('p', {}, 'The role(s) ' + s.roles.join(', ')
+      + ' may call no view of this console (ingest\'s callers, such as payments gateways and devices, use the API).'));
+    return;
+  }
+  const v = VIEWS.find(x => x.path === name);
+  if (!v) { show(el('h1', {}, 'No such view'), el('p', {}, 'There is no view "' + name + '".')); return; }
+  if (!views.includes(v)) {
+    show(el('h1', {}, v.title), el('div', { class: 'problem', role: 'alert' }, el('strong', {}, 'Not for this role'),
+      'The view ' + v.title + ' needs one of the roles ' + v.roles.join(', ') + '; this token has ' + s.roles.join(', ') + '.'));
+    return;
+  }
+  try {
+    await v.render(args, query);
+  } catch (e) {
+    if (!(e instanceof ProblemError && e.status === 401)) show(el('h1', {}, v.title), problemBox(e));
+  }
+  view().focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sign-in
+
+function renderSignIn() {
+  const input = el('textarea', { id: 'token', name: 'token', 'aria-label': 'Bearer token', placeholder: 'eyJhbGciOi…', required: true });
+  const error = el('div');
+  const form = el('form', {
+    onsubmit: (ev) => {
+      ev.preventDefault();
+      const token = input.value.trim();
+      try {
+        const claims = decodeToken(token);
+        if (claims.expiresAt && claims.expiresAt.getTime() <= Date.now()) throw new Error('this token expired at ' + claims.expiresAt.toISOString());
+        sessionStorage.setItem(TOKEN_KEY, token);
+        signInMessage = '';
+        location.hash = '#/';
+      } catch (e) {
+        error.replaceChildren(el('div', { class: 'problem', role: 'alert' }, el('strong', {}, 'Not a usable token'), e.message));
+      }
+    },
+  }, el('label', { for: 'token' }, 'Paste a token'), input, el('p', {}, el('button', { type: 'submit' }, 'Sign in')), error);
+  show(
+    el('h1', {}, 'Sign in'),
+    signInMessage ? el('div', { class: 'problem', role: 'alert' }, signInMessage) : null,
+    el('div', { class: 'card' },
+      el('h2', {}, 'With a role of the running stack'),
+      el('p', {}, 'Run ', el('code', {}, './streamhouse console --role reviewer'),
+        ' (or ops, rules-admin, analyst, payments): it prints a link that signs this browser in with that role\'s development token. ',
+        'The token travels in the link\'s fragment, which is never sent to a server, and is kept for this tab only.')),
+    el('div', { class: 'card' }, el('h2', {}, 'With a token of your own'), form));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Live: alerts as they arrive (server-sent events read through fetch, which can send the token), revisions and
+// withdrawals shown as such. An overflow event or a dropped stream re-reads /v1/alerts and subscribes again.
+
+let live = null;
+
+function stopLive() {
+  if (live) { live.stopped = true; live.abort.abort(); live = null; banner(''); }
+}
+
+async function renderLive(args, query) {
+  stopLive();
+  const state = { stopped: false, abort: new AbortController(), rows: new Map() };
+  live = state;
+  const typeFilter = el('input', { id: 'f-type', name: 'type', value: query.get('type') ?? '', placeholder: 'e.g. CARD_TESTING' });
+  const subjectFilter = el('input', { id: 'f-subject', name: 'subject', value: query.get('subject') ?? '', placeholder: 'card, parcel, vehicle id' });
+  const status = el('span', { class: 'muted', id: 'live-status' }, 'connecting …');
+  const tbody = el('tbody', { id: 'alerts' });
+  const matches = (a) => (!typeFilter.value || a.type.includes(typeFilter.value.trim().toUpperCase()))
+    && (!subjectFilter.value || String(a.subjectId ?? '').includes(subjectFilter.value.trim()));
+  const filterForm = el('form', { class: 'inline', onsubmit: (ev) => {
+    ev.preventDefault();
+    const q = new URLSearchParams();
+    if (typeFilter.value) q.set('type', typeFilter.value.trim());
+    if (subjectFilter.value) q.set('subject', subjectFilter.value.trim());
+    history.replaceState(null, '', link('live', [], q));
+    for (const row of tbody.children) row.hidden = !matches(row.alert);
+  } }, el('label', {}, 'Type', typeFilter), el('label', {}, 'Subject', subjectFilter), el('button', { type: 'submit' }, 'Filter'));
+
+  show(el('h1', {}, 'Live alerts'), filterForm, el('p', {}, status),
+    el('div', { class: 'card' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], [tbody])));
+
+  function rowFor(a, fresh) {
+    const tr = el('tr', { class: (a.status === 'WITHDRAWN' ? 'withdrawn-note' : '') + (fresh ? ' fresh' : ''), 'data-alert': a.alertId },
+      el('td', {}, a.occurredAt ?? ''), el('td', {}, a.type), el('td', {}, pill(a.severity)),
+      el('td', {}, (a.subjectKind ?? '') + ' ' + (a.subjectId ?? '')), el('td', {}, (a.patternId ?? '') + ' v' + (a.patternVersion ?? '?')),
+      el('td', {}, a.summary ?? ''), el('td', { class: 'alert-status' }, a.status ?? 'ACTIVE'));
+    tr.alert = a;
+    tr.hidden = !matches(a);
+    return tr;
+  }
+
+  function place(a, fresh) {
+    if (state.rows.has(a.alertId)) return;
+    const tr = rowFor(a, fresh);
+    state.rows.set(a.alertId, tr);
+    const supersedes = a.attributes?.supersedes;
+    const old = supersedes ? state.rows.get(supersedes) : null;
+    if (old) {
+      old.classList.add('withdrawn');
+      old.querySelector('.alert-status').textContent = a.status === 'WITHDRAWN' ? 'WITHDRAWN by ' + a.alertId : 'REVISED by ' + a.alertId;
+    }
+    if (fresh) tbody.prepend(tr); else tbody.append(tr);
+  }
+
+  async function reread() {
+    const page = await retrying(() => api('/v1/alerts?limit=100'), () => !state.stopped);
+    // Oldest first so that a withdrawal finds the row it withdraws.
+    const alerts = [...(page.alerts ?? [])].reverse();
+    tbody.replaceChildren();
+    state.rows.clear();
+    for (const a of alerts) place(a, false);
+    [...tbody.children].reverse().forEach(r => tbody.append(r));
+    if (page.partial) banner('Some alert partitions could not be read (' + (page.missingPartitions ?? []).join(', ') + '): the list is partial.');
+  }
+
+  async function follow() {
+    for (let wait = 1000; !state.stopped; wait = Math.min(wait * 2, 30000)) {
+      try {
+        await reread();
+        const s = session();
+        if (!s) return;
+        const response = await fetch('/v1/alerts/stream', { headers: { Authorization: 'Bearer ' + s.token, Accept: 'text/event-stream' }, signal: state.abort.signal });
+        if (response.status === 401) { signOut('The api refused your token: sign in again.'); return; }
+        if (!response.ok) throw new ProblemError(response.status, await response.json().catch(() => null));
+        status.textContent = 'live: new alerts appear at the top';
+        banner('');
+        wait = 1000;
+        const overflow = await readEvents(response.body, (name, data) => {
+          if (name === 'overflow') return true;
+          place(JSON.parse(data), true);
+          return false;
+        });
+        if (state.stopped) return;
+        banner(overflow ? 'Catching up: this console fell behind the alert stream; re-reading /v1/alerts …'
+                        : 'The alert stream ended; catching up from /v1/alerts …');
+      } catch (e) {
+        if (state.stopped) return;
+        if (e instanceof ProblemError && e.status !== 503) { show(el('h1', {}, 'Live alerts'), problemBox(e)); return; }
+        banner('Catching up: the alert stream dropped (' + (e.message ?? e) + '); trying again in ' + Math.round(wait / 1000) + ' s …', 'error');
+        status.textContent = 'reconnecting …';
+        await new Promise(r => setTimeout(r, wait));
+      }
+    }
+  }
+  follow();
+}
+
+/** Reads a text/event-stream body, calling onEvent(name, data) per event; true if onEvent asked to stop (overflow). */
+async function readEvents(body, onEvent) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let name = 'message';
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    buffer += value;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      if (line === '') {
+        if (data.length && onEvent(name, data.join('\n'))) { reader.cancel(); return true; }
+        name = 'message';
+        data = [];
+      } else if (line.startsWith('event:')) {
+        name = line.slice(6).trim();
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(5).replace(/^ /, ''));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A payment: why it was allowed, reviewed or blocked.
+
+async function renderPayment(args) {
+  const id = args[0] ?? '';
+  const input = el('input', { id: 'tx', name: 'tx', value: id, placeholder: 'transaction id', required: true });
+  const form = el('form', { class: 'inline', onsubmit: (ev) => { ev.preventDefault(); location.hash = link('payments', [input.value.trim()]); } },
+    el('label', {}, 'Transaction', input), el('button', { type: 'submit' }, 'Look up'));
+  if (!id) { show(el('h1', {}, 'A payment'), form); return; }
+  show(el('h1', {}, 'A payment'), form, el('p', { class: 'muted' }, 'Loading …'));
+  const [decision, explanation] = await Promise.all([
+    retrying(() => api('/v1/transactions/' + encodeURIComponent(id) + '/decision')),
+    retrying(() => api('/v1/transactions/' + encodeURIComponent(id) + '/explanation')).catch(e => e),
+  ]);
+  const reasons = (decision.reasons ?? []).map(r => el('tr', {},
+    el('td', {}, r.ruleId), el('td', {}, 'v' + r.ruleVersion), el('td', {}, pill(r.outcome)), el('td', {}, r.message ?? ''),
+    el('td', {}, kv(r.facts ?? {}))));
+  show(el('h1', {}, 'A payment'), form,
+    el('div', { class: 'card' }, el('h2', {}, 'Decision ', pill(decision.outcome)),
+      kv(decision, Object.keys(decision).filter(k => k !== 'reasons' && k !== 'outcome'))),
+    el('div', { class: 'card' }, el('h2', {}, 'Rules that fired'),
+      reasons.length ? table(['rule', 'version', 'outcome', 'message', 'facts'], reasons) : el('p', { class: 'muted' }, 'No rule fired: allowed by default.')),
+    el('div', { class: 'card' }, el('h2', {}, 'Explanation'),
+      explanation instanceof Error ? problemBox(explanation) : el('pre', {}, JSON.stringify(explanation, null, 2))));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parcels and vehicles: a key's state, its freshness, and the state as of an instant.
+
+async function renderEntity(kind, args, query) {
+  const plural = kind + 's';
+  const id = args[0] ?? '';
+  const asOf = query.get('asOf') ?? '';
+  const idInput = el('input', { id: kind + '-id', name: 'id', value: id, placeholder: kind === 'parcel' ? 'P-1042' : 'V-…', required: true });
+  const asOfInput = el('input', { id: 'as-of', name: 'asOf', type: 'datetime-local', step: 1, value: asOf ? asOf.replace(/Z$/, '').slice(0, 19) : '' });
+  const go = (when) => {
+    const q = new URLSearchParams();
+    if (when) q.set('asOf', when);
+    location.hash = link(plural, [idInput.value.trim()], q);
+  };
+  const form = el('form', { class: 'inline', onsubmit: (ev) => {
+    ev.preventDefault();
+    go(asOfInput.value ? new Date(asOfInput.value + 'Z').toISOString().replace('.000Z', 'Z') : '');
+  } }, el('label', {}, kind === 'parcel' ? 'Parcel' : 'Vehicle', idInput),
+    el('label', {}, 'As of (UTC; empty: now)', asOfInput),
+    el('button', { type: 'submit' }, 'Look up'),
+    el('button', { type: 'button', class: 'secondary', onclick: () => { asOfInput.value = ''; go(''); } }, 'Now'));
+  const title = kind === 'parcel' ? 'Parcels' : 'Vehicles';
+  if (!id) { show(el('h1', {}, title), form); return; }
+  const path = '/v1/' + plural + '/' + encodeURIComponent(id) + (asOf ? '?asOf=' + encodeURIComponent(asOf) : '');
+  const item = await retrying(() => api(path));
+  const fresh = item.meta?.freshness;
+  const badge = fresh ? el('span', { class: 'badge' + (fresh.stale ? ' stale' : ''), id: 'freshness' },
+    fresh.stale ? 'stale' : 'fresh', fresh.lagRecords != null ? ' · ' + fresh.lagRecords + ' records behind' : '',
+    fresh.lastEventAt ? ' · last event ' + fresh.lastEventAt : '') : null;
+  const position = item.location ?? item.position;
+  const summary = kind === 'parcel'
+    ? kv(item, ['parcelId', 'status', 'hubId', 'slaRisk', 'promisedBy', 'eta', 'deliveredAt', 'lastScanAt', 'scans'])
+    : kv(item, ['vehicleId', 'speedKmh', 'coolantTempC', 'maxCoolantTempC', 'odometerKm', 'faultCodes', 'lastReadingAt', 'maintenanceDue', 'overheating']);
+  const history = (item.history ?? []).map(h => el('tr', {}, el('td', {}, h.occurredAt), el('td', {}, h.status), el('td', {}, h.hubId ?? ''), el('td', {}, h.vehicleId ?? '')));
+  const alerts = (item.alerts ?? []).map(a => el('tr', {}, el('td', {}, a.occurredAt), el('td', {}, a.type), el('td', {}, pill(a.severity)), el('td', {}, a.summary ?? '')));
+  show(el('h1', {}, title), form,
+    el('p', {}, asOf ? 'As of ' + asOf + ' ' : 'Now ', badge),
+    el('div', { class: 'grid2' },
+      el('div', { class: 'card' }, el('h2', {}, item.parcelId ?? item.vehicleId), summary),
+      el('div', { class: 'card' }, el('h2', {}, 'Position'), hubMap(position, item.hubId))),
+    kind === 'parcel' ? el('div', { class: 'card' }, el('h2', {}, 'History'), history.length ? table(['time', 'status', 'hub', 'vehicle'], history) : el('p', { class: 'muted' }, 'No scans.')) : null,
+    el('div', { class: 'card' }, el('h2', {}, 'Alerts'), alerts.length ? table(['time', 'type', 'severity', 'summary'], alerts) : el('p', { class: 'muted' }, 'None.')));
+}
+
+/** The hubs as dots on a plain projection of their box, and the key's position in red. */
+function hubMap(position, hubId) {
+  const W = 520, H = 360, pad = 30;
+  const lats = HUBS.map(h => h[2]), lons = HUBS.map(h => h[3]);
+  if (position) { lats.push(position.lat); lons.push(position.lon); }
+  const [minLat, maxLat, minLon, maxLon] = [Math.min(...lats), Math.max(...lats), Math.min(...lons), Math.max(...lons)];
+  const x = lon => pad + (lon - minLon) / Math.max(maxLon - minLon, 1e-6) * (W - 2 * pad);
+  const y = lat => H - pad - (lat - minLat) / Math.max(maxLat - minLat, 1e-6) * (H - 2 * pad);
+  const map = svg('svg', { class: 'map', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': position ? `position ${position.lat}, ${position.lon}` : 'no position' });
+  for (const [id, name, lat, lon] of HUBS) {
+    map.append(svg('circle', { class: 'hub', cx: x(lon), cy: y(lat), r: id === hubId ? 6 : 4 }),
+      svg('text', { x: x(lon) + 7, y: y(lat) + 3 }, name));
+  }
+  if (position) map.append(svg('circle', { class: 'here', cx: x(position.lon), cy: y(position.lat), r: 7 }, svg('title', {}, 'here')));
+  return map;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules: the current set; rules-admin changes one behind a confirmation.
+
+async function renderRules(args) {
+  const s = session();
+  const body = await retrying(() => api('/v1/rules'));
+  const rows = (body.rules ?? []).map(r => el('tr', {},
+    el('td', {}, el('a', { href: link('rules', [r.ruleId]) }, r.ruleId)), el('td', {}, 'v' + r.version), el('td', {}, r.kind),
+    el('td', {}, r.enabled ? 'on' : 'off'), el('td', {}, pill(r.outcome)), el('td', {}, r.description ?? '')));
+  const nodes = [el('h1', {}, 'Rules'), el('p', {}, 'Rule set version ' + body.ruleSetVersion),
+    el('div', { class: 'card' }, table(['rule', 'version', 'kind', 'enabled', 'outcome', 'description'], rows))];
+  const id = args[0];
+  if (id) {
+    const rule = (body.rules ?? []).find(r => r.ruleId === id);
+    if (!rule) nodes.push(el('div', { class: 'problem', role: 'alert' }, el('strong', {}, 'No such rule'), 'no rule "' + id + '" is defined'));
+    else nodes.push(ruleEditor(rule, s.roles.includes('rules-admin')));
+  }
+  show(...nodes);
+}
+
+function ruleEditor(rule, mayEdit) {
+  const { ruleId, version, ...editable } = rule;
+  const text = el('textarea', { id: 'rule-json', name: 'rule', 'aria-label': 'Rule ' + ruleId + ' as JSON', readonly: !mayEdit, rows: 12 },
+    JSON.stringify(editable, null, 2));
+  const out = el('div', { id: 'rule-result' });
+  const card = el('div', { class: 'card' }, el('h2', {}, ruleId + ' v' + version), text, out);
+  if (mayEdit) {
+    card.append(el('p', {}, el('button', { type: 'button', id: 'rule-save', onclick: async () => {
+      if (!confirm('Publish a new version of ' + ruleId + '? Every decision from then on uses it.')) return;
+      try {
+        let parsed;
+        try { parsed = JSON.parse(text.value); } catch (e) { throw new ProblemError(400, { title: 'Malformed JSON', detail: e.message }); }
+        const saved = await api('/v1/rules/' + encodeURIComponent(ruleId), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(parsed) });
+        out.replaceChildren(el('p', {}, 'Published ' + ruleId + ' v' + (saved?.version ?? '?') + '.'));
+      } catch (e) {
+        out.replaceChildren(problemBox(e));
+      }
+    } }, 'Publish a new version')));
+  }
+  return card;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SQL (analyst): a snapshot query over the lake and the log, with what it was read at.
+
+async function renderSql(args, query) {
+  const text = el('textarea', { id: 'sql', name: 'sql', 'aria-label': 'SQL', rows: 6 }, query.get('q') ?? 'SELECT * FROM lake.streamhouse.logistics_parcels_scanned LIMIT 10');
+  const out = el('div', { id: 'sql-result' });
+  const form = el('form', { onsubmit: async (ev) => {
+    ev.preventDefault();
+    history.replaceState(null, '', link('sql', [], new URLSearchParams({ q: text.value })));
+    out.replaceChildren(el('p', { class: 'muted' }, 'Running …'));
+    try {
+      const answer = await api('/v1/sql', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sql: text.value }) });
+      const columns = answer.columns ?? Object.keys(answer.rows?.[0] ?? {});
+      const rows = (answer.rows ?? []).map(r => el('tr', {}, (Array.isArray(r) ? r : columns.map(c => r[c])).map(v => el('td', {}, v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v)))));
+      const { rows: _r, columns: _c, ...readAt } = answer;
+      out.replaceChildren(el('div', { class: 'card' }, el('h2', {}, 'Read at'), kv(readAt)),
+        el('div', { class: 'card' }, table(columns.map(c => typeof c === 'object' ? c.name : c), rows)));
+    } catch (e) {
+      out.replaceChildren(problemBox(e));
+    }
+  } }, text, el('p', {}, el('button', { type: 'submit' }, 'Run')));
+  show(el('h1', {}, 'Snapshot SQL'), form, out);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Lineage (ops): the graph from GET /v1/lineage, as jobs with their inputs and outputs.
+
+async function renderLineage() {
+  const graph = await retrying(() => api('/v1/lineage'));
+  const jobs = graph.jobs ?? graph.processors ?? [];
+  const rows = (Array.isArray(jobs) ? jobs : []).map(j => el('tr', {},
+    el('td', {}, j.name ?? j.job ?? ''), el('td', {}, j.state ?? j.status ?? ''),
+    el('td', {}, (j.inputs ?? []).map(d => typeof d === 'string' ? d : d.name).join(', ')),
+    el('td', {}, (j.outputs ?? []).map(d => typeof d === 'string' ? d : d.name).join(', '))));
+  show(el('h1', {}, 'Lineage'),
+    rows.length ? el('div', { class: 'card' }, table(['job', 'state', 'reads', 'writes'], rows)) : null,
+    el('div', { class: 'card' }, el('h2', {}, 'As the api answers it'), el('pre', {}, JSON.stringify(graph, null, 2))));
+}
+
+window.addEventListener('hashchange', route);
+route();
