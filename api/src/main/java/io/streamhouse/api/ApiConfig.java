@@ -45,6 +45,13 @@ public interface ApiConfig {
         }
     }
 
+    /**
+     * The stack's status file ({@code status.json}, written by the launcher's supervisor), which {@code GET /v1/status}
+     * serves; absent: that route answers 404.
+     */
+    @WithName("status-file")
+    java.util.Optional<java.nio.file.Path> statusFile();
+
     /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
     @WithName("lake-query")
     LakeQuery lakeQuery();

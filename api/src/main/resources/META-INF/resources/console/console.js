@@ -12,6 +12,7 @@ const VIEWS = [
   { path: 'vehicles', title: 'Vehicles', roles: ['reviewer', 'ops'], render: (args, q) => renderEntity('vehicle', args, q) },
   { path: 'rules', title: 'Rules', roles: ['reviewer', 'rules-admin'], render: renderRules },
   { path: 'sql', title: 'SQL', roles: ['analyst'], render: renderSql },
+  { path: 'health', title: 'Health', roles: ['ops'], render: renderHealth },
   { path: 'lineage', title: 'Lineage', roles: ['ops'], render: renderLineage },
 ];
 
@@ -78,10 +79,11 @@ function kv(obj, keys) {
   return dl;
 }
 
-function table(headers, rows) {
+// A table with a header row; body is its rows, or a tbody of the caller's (which it keeps filling).
+function table(headers, body) {
   return el('div', { class: 'scroll' }, el('table', {},
     el('thead', {}, el('tr', {}, headers.map(h => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, rows)));
+    body instanceof HTMLTableSectionElement ? body : el('tbody', {}, body)));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -226,6 +228,7 @@ async function route() {
   const s = session();
   const { name, args, query } = parseHash();
   if (name !== 'live') stopLive();
+  if (name !== 'health') stopHealth();
   renderNav(s);
   if (!s || name === 'signin') {
     if (s && name === 'signin') { location.hash = '#/'; return; }
@@ -316,7 +319,7 @@ async function renderLive(args, query) {
   } }, el('label', {}, 'Type', typeFilter), el('label', {}, 'Subject', subjectFilter), el('button', { type: 'submit' }, 'Filter'));
 
   show(el('h1', {}, 'Live alerts'), filterForm, el('p', {}, status),
-    el('div', { class: 'card' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], [tbody])));
+    el('div', { class: 'card' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody)));
 
   function rowFor(a, fresh) {
     const tr = el('tr', { class: (a.status === 'WITHDRAWN' ? 'withdrawn-note' : '') + (fresh ? ' fresh' : ''), 'data-alert': a.alertId },
@@ -328,16 +331,25 @@ async function renderLive(args, query) {
     return tr;
   }
 
+  // A revision or withdrawal can be read before the alert it replaces (another partition, or a page's order): the
+  // replaced one is marked whichever of the two comes second.
+  const replacedBy = new Map();
+  function mark(row, by) {
+    row.classList.add('withdrawn');
+    row.querySelector('.alert-status').textContent = (by.status === 'WITHDRAWN' ? 'WITHDRAWN by ' : 'REVISED by ') + by.alertId;
+  }
+
   function place(a, fresh) {
     if (state.rows.has(a.alertId)) return;
     const tr = rowFor(a, fresh);
     state.rows.set(a.alertId, tr);
     const supersedes = a.attributes?.supersedes;
-    const old = supersedes ? state.rows.get(supersedes) : null;
-    if (old) {
-      old.classList.add('withdrawn');
-      old.querySelector('.alert-status').textContent = a.status === 'WITHDRAWN' ? 'WITHDRAWN by ' + a.alertId : 'REVISED by ' + a.alertId;
+    if (supersedes) {
+      replacedBy.set(supersedes, a);
+      const old = state.rows.get(supersedes);
+      if (old) mark(old, a);
     }
+    if (replacedBy.has(a.alertId)) mark(tr, replacedBy.get(a.alertId));
     if (fresh) tbody.prepend(tr); else tbody.append(tr);
   }
 
@@ -347,6 +359,7 @@ async function renderLive(args, query) {
     const alerts = [...(page.alerts ?? [])].reverse();
     tbody.replaceChildren();
     state.rows.clear();
+    replacedBy.clear();
     for (const a of alerts) place(a, false);
     [...tbody.children].reverse().forEach(r => tbody.append(r));
     if (page.partial) banner('Some alert partitions could not be read (' + (page.missingPartitions ?? []).join(', ') + '): the list is partial.');
@@ -562,6 +575,67 @@ async function renderSql(args, query) {
     }
   } }, text, el('p', {}, el('button', { type: 'submit' }, 'Run')));
   show(el('h1', {}, 'Snapshot SQL'), form, out);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Health (ops): each component's state and what the launcher's looks inside found, read again every 5 s, with the
+// CEP job's lag over the last minutes.
+
+let healthTimer = null;
+
+function stopHealth() {
+  if (healthTimer) { clearTimeout(healthTimer); healthTimer = null; }
+}
+
+async function renderHealth() {
+  stopHealth();
+  const lag = [];
+  const header = el('p', { id: 'health-summary' });
+  const components = el('tbody', { id: 'components' });
+  const checks = el('tbody', { id: 'checks' });
+  const trend = el('div', { id: 'lag-trend' });
+  show(el('h1', {}, 'Health'), header,
+    el('div', { class: 'card' }, el('h2', {}, 'Components'), table(['component', 'state', 'pid', 'restarts', 'last exit', 'since', 'endpoint'], components)),
+    el('div', { class: 'card' }, el('h2', {}, 'Inside the components'), table(['check', 'component', 'verdict', 'what it found'], checks)),
+    el('div', { class: 'card' }, el('h2', {}, 'CEP job lag (records behind its inputs)'), trend));
+  const refresh = async () => {
+    if (parseHash().name !== 'health') return;
+    try {
+      const status = await retrying(() => api('/v1/status'), () => parseHash().name === 'health');
+      const changed = status.ageMillis == null ? '' : ' · last change ' + Math.round(status.ageMillis / 1000) + ' s ago';
+      header.replaceChildren('Launcher pid ' + status.launcherPid + (status.launcherAlive ? ' running' : ' NOT running') + changed
+        + ' · read ' + new Date().toISOString().slice(11, 19) + ' UTC');
+      if (!status.launcherAlive) banner('The launcher that wrote this status is not running: this is how the stack was when it stopped.', 'error');
+      components.replaceChildren(...(status.components ?? []).map(c => el('tr', { 'data-component': c.name },
+        el('td', {}, c.name), el('td', {}, pill(String(c.state).toUpperCase())), el('td', {}, c.pid), el('td', {}, c.restarts),
+        el('td', {}, c.lastExit ? 'exit ' + c.lastExit.code + ' at ' + c.lastExit.at : '—'),
+        el('td', {}, c.since ?? ''), el('td', {}, c.endpoint ?? ''))));
+      checks.replaceChildren(...(status.checks ?? []).map(h => el('tr', {},
+        el('td', {}, h.check), el('td', {}, h.component), el('td', {}, pill(String(h.verdict).toUpperCase())), el('td', {}, h.line))));
+      const lagLine = (status.checks ?? []).find(h => h.check === 'cep lag')?.line ?? '';
+      const m = lagLine.match(/(\d+) records behind/);
+      if (m) { lag.push([Date.now(), Number(m[1])]); while (lag.length > 120) lag.shift(); }
+      trend.replaceChildren(lag.length ? sparkline(lag) : el('p', { class: 'muted' }, lagLine || 'No CEP job in this stack.'));
+    } catch (e) {
+      if (!(e instanceof ProblemError && e.status === 401)) show(el('h1', {}, 'Health'), problemBox(e));
+      return;
+    }
+    healthTimer = setTimeout(refresh, 5000);
+  };
+  await refresh();
+}
+
+/** Points [time, value] as a line over time, with the newest value written beside it. */
+function sparkline(points) {
+  const W = 520, H = 80, pad = 4;
+  const t0 = points[0][0], t1 = Math.max(points[points.length - 1][0], t0 + 1);
+  const max = Math.max(1, ...points.map(p => p[1]));
+  const path = points.map(([t, v], i) => (i ? 'L' : 'M') + (pad + (t - t0) / (t1 - t0) * (W - 2 * pad)).toFixed(1)
+    + ',' + (H - pad - v / max * (H - 2 * pad)).toFixed(1)).join(' ');
+  const last = points[points.length - 1][1];
+  return el('div', {}, svg('svg', { class: 'map', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `lag, newest ${last} records` },
+    svg('path', { d: path, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 2 })),
+    el('p', { class: 'muted' }, 'now ' + last + ' records behind; highest shown ' + max + ' (' + points.length + ' readings, every 5 s while this view is open)'));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -259,8 +259,93 @@ class LauncherIT {
     }
 
     /** {@code ./streamhouse down} as a user types it: the script signals the launcher itself, without a JVM of its own. */
+    /**
+     * The console in Chromium against this stack (after the demo, so parcel P-1042 exists): each role sees only its
+     * views; an alert arrives live and its withdrawal marks it; the parcel as of an earlier instant; rules-admin
+     * publishes a new version and a refused change shows the problem; markup in an id and in a rule's text stays text.
+     * Screenshots in target/console-screenshots.
+     */
     @Test
     @Order(5)
+    void theConsoleInARealBrowser() throws Exception {
+        Optional<String> missing = ConsoleBrowser.missing();
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(), missing::get);
+        String api = component("api").endpoint();
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        String markup = "<img src=x onerror=\"window.pwned=1\">";
+        List<JsonNode> results;
+        try (ConsoleAlerts alerts = new ConsoleAlerts(DATA)) {
+            results = ConsoleBrowser.run(api, DATA.resolve("tokens"), Path.of("target", "console-screenshots"), need -> {
+                try {
+                    return switch (need) {
+                        case "alert" -> alerts.send("console-" + run, "P-console-" + run, "late " + markup, null);
+                        case "withdrawal" -> alerts.send("console-" + run + "-w", "P-console-" + run, "withdrawn", "console-" + run);
+                        default -> throw new IllegalArgumentException("the browser test asked for " + need);
+                    };
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+        System.out.println("console browser test: " + results);
+        Map<String, List<String>> nav = new TreeMap<>();
+        for (JsonNode r : results) {
+            if (r.path("step").asText().equals("nav")) {
+                List<String> views = new ArrayList<>();
+                r.path("nav").forEach(v -> views.add(v.asText()));
+                nav.put(r.path("role").asText(), views);
+                assertThat(r.path("address").asText()).as("the token leaves the address bar").doesNotContain("token=");
+            }
+        }
+        assertThat(nav).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "reviewer", List.of("Live", "Payments", "Parcels", "Vehicles", "Rules"),
+                "ops", List.of("Live", "Parcels", "Vehicles", "Health", "Lineage"),
+                "rules-admin", List.of("Rules"),
+                "analyst", List.of("SQL"),
+                "payments", List.of("Payments")));
+        JsonNode alert = step(results, "alert");
+        assertThat(alert.path("row").asText()).contains("PARCEL_SLA_BREACH").contains("P-console-" + run).contains("late <img src=x");
+        assertThat(alert.path("pwned").asBoolean()).as("planted markup ran").isFalse();
+        assertThat(alert.path("images").asInt()).as("planted markup became an element").isZero();
+        assertThat(step(results, "withdrawal").path("replaced").asText()).isEqualTo("WITHDRAWN by console-" + run + "-w");
+        JsonNode parcel = step(results, "parcel");
+        assertThat(parcel.path("now").asText()).contains("OUT_FOR_DELIVERY");
+        assertThat(parcel.path("then").asText()).as("P-1042 one second after its first scan").contains("RECEIVED_AT_HUB")
+                .doesNotContain("OUT_FOR_DELIVERY");
+        assertThat(parcel.path("address").asText()).contains("#/parcels/P-1042?asOf=");
+        JsonNode id = step(results, "markup-id");
+        assertThat(id.path("problem").asText()).contains("Bad parcel id (400)");
+        assertThat(id.path("pwned").asBoolean() || id.path("images").asInt() > 0).isFalse();
+        JsonNode rule = step(results, "rule");
+        assertThat(rule.path("published").asText()).matches("(?s)Published large-amount-review v\\d+\\..*");
+        assertThat(rule.path("row").asText()).as("the list once the rules store has the new version")
+                .contains("Held for review <img src=x").doesNotContain("\tv1\t");
+        assertThat(rule.path("pwned").asBoolean() || rule.path("images").asInt() > 0).isFalse();
+        assertThat(step(results, "refused").path("problem").asText()).contains("(400)").contains("bogus");
+        JsonNode health = step(results, "health");
+        assertThat(health.path("summary").asText()).contains("Launcher pid " + launcher.pid() + " running");
+        Map<String, String> states = new TreeMap<>();
+        health.path("components").forEach(row -> states.put(row.get(0).asText(), row.get(1).asText()));
+        assertThat(states).as("each component's state as status.json has it").containsEntry("api", "RUNNING")
+                .containsEntry("broker", "RUNNING").containsEntry("cep", "RUNNING").containsEntry("connect", "RUNNING");
+        List<String> checks = new ArrayList<>();
+        health.path("checks").forEach(row -> checks.add(row.get(0).asText() + " " + row.get(2).asText()));
+        assertThat(checks).as("what the launcher found inside the CEP job and Connect").contains("cep job OK", "connect lake OK");
+        JsonNode weight = step(results, "weight");
+        assertThat(weight.path("scriptStyleAndPageBytes").asLong()).as("script, style and page").isLessThan(500_000);
+        System.out.printf("console: first contentful paint %s ms, script + style + page %d bytes%n",
+                weight.path("firstContentfulPaintMs"), weight.path("scriptStyleAndPageBytes").asLong());
+        assertThat(step(results, "phone").path("horizontalOverflowPx").asInt()).as("no sideways scrolling at 390 px").isLessThanOrEqualTo(0);
+        assertThat(step(results, "done").path("pageErrors")).as("script errors in the page").isEmpty();
+    }
+
+    private static JsonNode step(List<JsonNode> results, String step) {
+        return results.stream().filter(r -> r.path("step").asText().equals(step)).findFirst()
+                .orElseThrow(() -> new AssertionError("the browser test reported no " + step + ": " + results));
+    }
+
+    @Test
+    @Order(6)
     void downLeavesNothingBehind() throws Exception {
         CHILDREN.addAll(launcher.descendants().toList());
         Path script = Path.of(System.getProperty("streamhouse.home"), "streamhouse");

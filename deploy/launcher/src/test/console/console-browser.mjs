@@ -1,0 +1,160 @@
+// The console in a real browser (Debian's Chromium through playwright-core), against a running stack. Driven by
+// LauncherIT: it reads one line per request from stdin and writes result lines to stdout:
+//   stdout "RESULT <json>"   a finding for the Java side to assert on
+//   stdout "NEED <what>"     asks the Java side to write something to the log (an alert, its withdrawal), then
+//   stdin  "SENT <id>"       says it did
+// Arguments: --api URL --tokens DIR --out DIR (screenshots) --chromium PATH
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
+  a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs, []));
+const api = args.api.replace(/\/$/, '');
+const token = role => readFileSync(`${args.tokens}/${role}.jwt`, 'utf8').trim();
+const signIn = role => `${api}/console/#token=${token(role)}`;
+const result = obj => console.log('RESULT ' + JSON.stringify(obj));
+
+const stdin = createInterface({ input: process.stdin });
+const lines = [];
+let waiting = null;
+stdin.on('line', line => { if (waiting) { const w = waiting; waiting = null; w(line); } else lines.push(line); });
+const ask = what => new Promise(resolve => {
+  console.log('NEED ' + what);
+  if (lines.length) resolve(lines.shift()); else waiting = resolve;
+}).then(line => line.replace(/^SENT /, '').trim());
+
+const browser = await chromium.launch({ executablePath: args.chromium, args: ['--no-sandbox', '--disable-background-networking'] });
+const pageErrors = [];
+async function newPage(width = 1280, height = 800) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  page.on('pageerror', e => pageErrors.push(String(e)));
+  page.on('dialog', d => d.accept());
+  return page;
+}
+// Whole pages; the views the README shows also as one 1280×800 screen (readme-*.png).
+const shot = (page, name, readme = false) => Promise.all([page.screenshot({ path: `${args.out}/${name}.png`, fullPage: true }),
+  readme ? page.screenshot({ path: `${args.out}/readme-${name}.png` }) : null]);
+const planted = page => page.evaluate(() => ({ pwned: window.pwned === 1, images: document.querySelectorAll('main img').length }));
+
+try {
+  // 1. Each role sees only its views.
+  for (const role of ['reviewer', 'ops', 'rules-admin', 'analyst', 'payments']) {
+    const page = await newPage();
+    await page.goto(signIn(role));
+    await page.waitForSelector('#who button');
+    await page.waitForFunction(() => !document.querySelector('main')?.textContent.includes('Loading'));
+    result({ step: 'nav', role, nav: await page.locator('#nav a').allTextContents(), address: page.url().replace(/token=.*/, 'token=…') });
+    await shot(page, `role-${role}`);
+    await page.close();
+  }
+
+  // 2. An alert arrives live, then its withdrawal marks it; first paint and the size of script and style.
+  {
+    const page = await newPage();
+    await page.goto(signIn('reviewer'));
+    await page.goto(`${api}/console/#/live`);
+    await page.waitForFunction(() => document.querySelector('#live-status')?.textContent.startsWith('live'));
+    const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+    const bytes = await page.evaluate(() => performance.getEntriesByType('resource')
+      .filter(r => /\.(js|css)(\?|$)/.test(r.name)).reduce((sum, r) => sum + (r.decodedBodySize || 0), 0)
+      + (document.documentElement.outerHTML.length));
+    result({ step: 'weight', firstContentfulPaintMs: paint, scriptStyleAndPageBytes: bytes });
+    const alertId = await ask('alert');
+    await page.waitForSelector(`tr[data-alert="${alertId}"]`, { timeout: 30000 });
+    result({ step: 'alert', alertId, row: await page.locator(`tr[data-alert="${alertId}"]`).innerText(), ...(await planted(page)) });
+    await shot(page, 'live-alert');
+    const withdrawalId = await ask('withdrawal');
+    await page.waitForSelector(`tr[data-alert="${withdrawalId}"]`, { timeout: 30000 });
+    await page.waitForSelector(`tr[data-alert="${alertId}"].withdrawn`, { timeout: 10000 });
+    result({ step: 'withdrawal', withdrawalId, replaced: await page.locator(`tr[data-alert="${alertId}"] .alert-status`).innerText() });
+    await shot(page, 'live-withdrawn', true);
+    await page.close();
+  }
+
+  // 3. A parcel now and as of an earlier instant; markup in a parcel id stays text.
+  {
+    const page = await newPage();
+    await page.goto(signIn('ops'));
+    await page.goto(`${api}/console/#/parcels/P-1042`);
+    await page.waitForSelector('#freshness');
+    const now = await page.locator('main dl.kv').first().innerText();
+    const firstScan = await page.locator('main tbody tr td').first().innerText();
+    await shot(page, 'parcel-now');
+    // One second after the first scan: the parcel as it was then.
+    const asOf = new Date(Date.parse(firstScan) + 1000).toISOString().slice(0, 19);
+    await page.fill('#as-of', asOf);
+    await page.click('form.inline button[type=submit]');
+    await page.waitForFunction(want => location.hash.includes('asOf=') && document.querySelector('main p')?.textContent.startsWith('As of'), asOf);
+    await page.waitForSelector('#freshness');
+    const then = await page.locator('main dl.kv').first().innerText();
+    result({ step: 'parcel', now, then, address: page.url() });
+    await shot(page, 'parcel-as-of', true);
+    await page.goto(`${api}/console/#/parcels/${encodeURIComponent('<img src=x onerror="window.pwned=1">')}`);
+    await page.waitForSelector('.problem');
+    result({ step: 'markup-id', problem: await page.locator('.problem').innerText(), ...(await planted(page)) });
+    await page.close();
+  }
+
+  // 4. rules-admin publishes a new version (markup in its description), and a refused change shows the problem.
+  {
+    const page = await newPage();
+    await page.goto(signIn('rules-admin'));
+    await page.goto(`${api}/console/#/rules/large-amount-review`);
+    await page.waitForSelector('#rule-json');
+    const before = JSON.parse(await page.inputValue('#rule-json'));
+    const changed = { ...before, description: 'Held for review <img src=x onerror="window.pwned=1"> from 1,000' };
+    await page.fill('#rule-json', JSON.stringify(changed, null, 2));
+    await page.click('#rule-save');
+    await page.waitForSelector('#rule-result p');
+    const published = await page.locator('#rule-result').innerText();
+    // The new version reaches the api's rules store through the rules topic: look again until it shows.
+    let row = '';
+    for (let attempt = 0; attempt < 60 && !row.includes('Held for review'); attempt++) {
+      if (attempt > 0) await page.waitForTimeout(500);
+      await page.goto(`${api}/console/#/rules?look=${attempt}`);
+      await page.waitForFunction(() => [...document.querySelectorAll('main tbody tr')].some(r => r.textContent.includes('large-amount-review')));
+      row = await page.locator('main tbody tr', { hasText: 'large-amount-review' }).innerText();
+    }
+    result({ step: 'rule', published, row, ...(await planted(page)) });
+    await shot(page, 'rules-new-version', true);
+    await page.goto(`${api}/console/#/rules/large-amount-review`);
+    await page.waitForSelector('#rule-json');
+    await page.fill('#rule-json', JSON.stringify({ ...changed, bogus: 1 }));
+    await page.click('#rule-save');
+    await page.waitForSelector('#rule-result .problem');
+    result({ step: 'refused', problem: await page.locator('#rule-result .problem').innerText() });
+    await shot(page, 'rules-refused');
+    await page.close();
+  }
+
+  // 5. Health (ops): every component's state and the checks inside them, from GET /v1/status.
+  {
+    const page = await newPage();
+    await page.goto(signIn('ops'));
+    await page.goto(`${api}/console/#/health`);
+    await page.waitForSelector('tr[data-component="api"]');
+    await page.waitForSelector('#checks tr');
+    const components = await page.$$eval('#components tr', rows => rows.map(r => [...r.cells].slice(0, 4).map(c => c.textContent)));
+    const checks = await page.$$eval('#checks tr', rows => rows.map(r => [...r.cells].map(c => c.textContent)));
+    result({ step: 'health', summary: await page.locator('#health-summary').innerText(), components, checks });
+    await shot(page, 'health', true);
+    await page.close();
+  }
+
+  // 6. Phone width.
+  {
+    const page = await newPage(390, 844);
+    await page.goto(signIn('reviewer'));
+    await page.goto(`${api}/console/#/parcels/P-1042`);
+    await page.waitForSelector('#freshness');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    result({ step: 'phone', horizontalOverflowPx: overflow });
+    await shot(page, 'phone-parcel');
+    await page.close();
+  }
+  result({ step: 'done', pageErrors });
+} finally {
+  await browser.close();
+  stdin.close();
+}
