@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * Entry point of the broker child JVM: one Kafka node in KRaft combined mode (broker + controller, node id 1) on
@@ -138,7 +139,7 @@ public final class BrokerMain {
     private static void run(Path dataDir, int port, Path credentialsDir, PrintStream readyOut) throws Exception {
         long t0 = System.nanoTime();
         int clientPort = port == 0 ? freePort() : port;
-        int controllerPort = freePort();
+        int controllerPort = freePortOtherThan(clientPort);
         Path kraftDir = dataDir.resolve(KRAFT_DIR);
         Map<String, String> passwords = null;
         if (credentialsDir != null) {
@@ -397,6 +398,24 @@ public final class BrokerMain {
             }
         } finally {
             STOPPED.countDown();
+        }
+    }
+
+    /**
+     * A free port for the controller that is not the client's: the client port is chosen by the parent (or just
+     * above) and no longer held, so the system may hand the same number out again, and Kafka refuses two listeners
+     * on one port.
+     */
+    static int freePortOtherThan(int taken) {
+        return portOtherThan(taken, BrokerMain::freePort);
+    }
+
+    static int portOtherThan(int taken, IntSupplier freePorts) {
+        while (true) {
+            int candidate = freePorts.getAsInt();
+            if (candidate != taken) {
+                return candidate;
+            }
         }
     }
 

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -29,6 +31,12 @@ class BrokerSecurityConfigTest {
         assertThat(p.getProperty("allow.everyone.if.no.acl.found")).isEqualTo("false");
         assertThat(p.getProperty("super.users")).isEqualTo("User:broker;User:controller;User:platform");
         assertThat(BrokerMain.serverConfig(dir.resolve("kraft"), 9092, 9093).getProperty("authorizer.class.name")).isNull();
+    }
+
+    @Test
+    void theControllerNeverGetsTheClientsPortWhenTheSystemHandsItOutAgain() {
+        Iterator<Integer> handedOut = List.of(34457, 34457, 40001).iterator();
+        assertThat(BrokerMain.portOtherThan(34457, handedOut::next)).isEqualTo(40001);
     }
 
     @Test
