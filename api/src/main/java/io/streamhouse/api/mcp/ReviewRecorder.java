@@ -49,7 +49,10 @@ import java.util.stream.Collectors;
 public class ReviewRecorder {
     static final int MAX_REVIEWER = 100;
     static final int MAX_NOTE = 1_000;
-    static final String SOURCE = "api-mcp";
+    /** The envelope source of a verdict given through the MCP tool. */
+    public static final String SOURCE = "api-mcp";
+    /** The envelope source of a verdict given through {@code POST /v1/transactions/{id}/review}. */
+    public static final String HTTP_SOURCE = "api-http";
 
     private final DecisionQueries decisions;
     private final RuleBook rules;
@@ -77,28 +80,33 @@ public class ReviewRecorder {
 
     /** Validates, publishes and returns where the event landed; a {@link ToolResults.Refusal} says why not. */
     public Recorded record(String transactionId, String outcomeText, String reviewer, String note) {
+        return record(transactionId, outcomeText, reviewer, note, SOURCE);
+    }
+
+    /** As {@link #record(String, String, String, String)}, naming the event's source (the tool or the HTTP route). */
+    public Recorded record(String transactionId, String outcomeText, String reviewer, String note, String source) {
         ToolResults.requireId("transactionId", transactionId);
         ReviewOutcome outcome = parseOutcome(outcomeText);
         if (reviewer == null || reviewer.isBlank()) {
-            throw new ToolResults.Refusal("reviewer is required: the name of the person or agent giving the verdict");
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.INVALID, "reviewer", "reviewer is required: the name of the person or agent giving the verdict");
         }
         if (reviewer.length() > MAX_REVIEWER) {
-            throw new ToolResults.Refusal("reviewer is longer than " + MAX_REVIEWER + " characters");
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.INVALID, "reviewer", "reviewer is longer than " + MAX_REVIEWER + " characters");
         }
         if (note != null && note.length() > MAX_NOTE) {
-            throw new ToolResults.Refusal("note is longer than " + MAX_NOTE + " characters");
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.INVALID, "note", "note is longer than " + MAX_NOTE + " characters");
         }
-        TransactionDecision decision = decisions.decision(transactionId).orElseThrow(() -> new ToolResults.Refusal(
+        TransactionDecision decision = decisions.decision(transactionId).orElseThrow(() -> new ToolResults.Refusal(ToolResults.Refusal.Kind.NOT_FOUND, null,
                 "no decision is recorded for transaction " + transactionId + ": only a payment held for REVIEW takes a review outcome"));
         if (decision.getOutcome() != DecisionOutcome.REVIEW) {
-            throw new ToolResults.Refusal("transaction " + transactionId + " was decided " + decision.getOutcome()
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.CONFLICT, null, "transaction " + transactionId + " was decided " + decision.getOutcome()
                     + ", not REVIEW: only a payment held for review takes a review outcome");
         }
         String decisionEventId = decision.getEnvelope().getEventId();
         String eventId = Envelopes.derivedEventId("review-outcome", decisionEventId + "|" + outcome + "|" + reviewer.trim());
         Instant now = clock.instant();
         ReviewOutcomeRecorded event = ReviewOutcomeRecorded.newBuilder()
-                .setEnvelope(Envelopes.create(eventId, decision.getCardToken(), now, now, SOURCE,
+                .setEnvelope(Envelopes.create(eventId, decision.getCardToken(), now, now, source,
                         EventTypes.versionOf(ReviewOutcomeRecorded.class), decisionEventId))
                 .setTransactionId(transactionId)
                 .setCardToken(decision.getCardToken())
@@ -116,12 +124,12 @@ public class ReviewRecorder {
     private static ReviewOutcome parseOutcome(String text) {
         String allowed = Arrays.stream(ReviewOutcome.values()).map(Enum::name).collect(Collectors.joining(" | "));
         if (text == null || text.isBlank()) {
-            throw new ToolResults.Refusal("outcome is required: " + allowed);
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.INVALID, "outcome", "outcome is required: " + allowed);
         }
         try {
             return ReviewOutcome.valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ToolResults.Refusal("outcome '" + text + "' is not one of " + allowed);
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.INVALID, "outcome", "outcome '" + text + "' is not one of " + allowed);
         }
     }
 
@@ -148,10 +156,10 @@ public class ReviewRecorder {
                     .get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ToolResults.Refusal("interrupted while recording the review of " + event.getTransactionId()
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.UNAVAILABLE, null, "interrupted while recording the review of " + event.getTransactionId()
                     + "; it may or may not be recorded: retrying is safe (same event id)");
         } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
-            throw new ToolResults.Refusal("could not record the review of " + event.getTransactionId() + " on "
+            throw new ToolResults.Refusal(ToolResults.Refusal.Kind.UNAVAILABLE, null, "could not record the review of " + event.getTransactionId() + " on "
                     + Topics.REVIEW_OUTCOMES.name() + ": " + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())
                     + "; retrying is safe (same event id)");
         }

@@ -27,12 +27,36 @@ public class ToolResults {
         this.mapper = mapper;
     }
 
-    /** Thrown inside a tool for an answer that is an error result with this message. */
+    /**
+     * Thrown inside a tool for an answer that is an error result with this message. The kind and the field tell an
+     * HTTP route that shares the logic which status to answer and which input to name; a tool answers all alike.
+     */
     public static final class Refusal extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
+        /** Why: a bad input (names {@link #field()}), an unknown subject, a subject in the wrong state, or a failed write. */
+        public enum Kind { INVALID, NOT_FOUND, CONFLICT, UNAVAILABLE }
+
+        private final Kind kind;
+        private final String field;
+
         public Refusal(String message) {
+            this(Kind.INVALID, null, message);
+        }
+
+        public Refusal(Kind kind, String field, String message) {
             super(message, null, false, false);
+            this.kind = kind;
+            this.field = field;
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        /** The input at fault for {@link Kind#INVALID}; null when none is named. */
+        public String field() {
+            return field;
         }
     }
 
@@ -67,10 +91,10 @@ public class ToolResults {
 
     static String requireId(String what, String id) {
         if (id == null || id.isBlank()) {
-            throw new Refusal(what + " is required");
+            throw new Refusal(Refusal.Kind.INVALID, what, what + " is required");
         }
         if (!io.streamhouse.api.decisions.DecisionQueries.isValidId(id)) {
-            throw new Refusal("malformed " + what + " '" + id + "': " + io.streamhouse.api.decisions.DecisionQueries.ID_RULE);
+            throw new Refusal(Refusal.Kind.INVALID, what, "malformed " + what + " '" + id + "': " + io.streamhouse.api.decisions.DecisionQueries.ID_RULE);
         }
         return id;
     }

@@ -22,7 +22,6 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -96,19 +95,9 @@ public class ServingResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<OutboundSseEvent> stream(@Context Sse sse) {
-        // Each alert as an unnamed event (a browser's EventSource "message"); a subscriber that falls more than
-        // AlertBroadcaster.SUBSCRIBER_BUFFER alerts behind gets one "overflow" event (its waiting alerts dropped) and the stream ends: re-read
-        // /v1/alerts, then subscribe again.
-        return broadcaster.subscribe().map(item -> {
-            if (item instanceof AlertBroadcaster.NewAlert a) {
-                return sse.newEventBuilder().mediaType(MediaType.APPLICATION_JSON_TYPE).data(Views.FeedAlertView.class, a.alert()).build();
-            }
-            int buffered = ((AlertBroadcaster.Overflow) item).buffered();
-            return sse.newEventBuilder().name("overflow").mediaType(MediaType.APPLICATION_JSON_TYPE)
-                    .data(Map.class, Map.of("buffered", buffered, "detail", "this subscriber fell more than " + buffered
-                            + " alerts behind and its stream ends here; read the missed ones from /v1/alerts and subscribe again",
-                            "reread", "/v1/alerts")).build();
-        });
+        // A subscriber that falls behind gets one "overflow" event and the end of its stream: it re-reads /v1/alerts,
+        // then subscribes again.
+        return LiveEvents.sse(sse, broadcaster.subscribe(), Views.FeedAlertView.class, "alerts", "/v1/alerts");
     }
 
     /** The instant asked for (null for now), or a 400 naming the bad field. */

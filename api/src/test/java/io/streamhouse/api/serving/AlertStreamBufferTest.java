@@ -17,15 +17,15 @@ class AlertStreamBufferTest {
     }
 
     /** A subscriber of its own stream over {@code live} that has requested {@code requested} items so far. */
-    private static AssertSubscriber<AlertBroadcaster.StreamItem> subscriber(BroadcastProcessor<Views.FeedAlertView> live, long requested) {
-        return AlertBroadcaster.subscribe(live).subscribe().withSubscriber(AssertSubscriber.create(requested));
+    private static AssertSubscriber<TopicBroadcaster.StreamItem<Views.FeedAlertView>> subscriber(BroadcastProcessor<Views.FeedAlertView> live, long requested) {
+        return TopicBroadcaster.subscribe(live).subscribe().withSubscriber(AssertSubscriber.create(requested));
     }
 
     @Test
     void aBurstOfAThousandAlertsReachesASlowSubscriberAndAFastOneWhole() {
         BroadcastProcessor<Views.FeedAlertView> live = BroadcastProcessor.create();
-        AssertSubscriber<AlertBroadcaster.StreamItem> fast = subscriber(live, Long.MAX_VALUE);
-        AssertSubscriber<AlertBroadcaster.StreamItem> slow = subscriber(live, 1);
+        AssertSubscriber<TopicBroadcaster.StreamItem<Views.FeedAlertView>> fast = subscriber(live, Long.MAX_VALUE);
+        AssertSubscriber<TopicBroadcaster.StreamItem<Views.FeedAlertView>> slow = subscriber(live, 1);
 
         for (int i = 0; i < 1_000; i++) {
             live.onNext(alert(i));
@@ -35,8 +35,8 @@ class AlertStreamBufferTest {
         slow.assertNotTerminated();
 
         slow.request(10_000);
-        assertThat(slow.getItems()).hasSize(1_000).allMatch(AlertBroadcaster.NewAlert.class::isInstance);
-        assertThat(((AlertBroadcaster.NewAlert) slow.getItems().get(999)).alert().alertId()).isEqualTo("a-999");
+        assertThat(slow.getItems()).hasSize(1_000).allMatch(TopicBroadcaster.Item.class::isInstance);
+        assertThat(((TopicBroadcaster.Item<Views.FeedAlertView>) slow.getItems().get(999)).value().alertId()).isEqualTo("a-999");
         slow.assertNotTerminated();
         live.onNext(alert(1_000));
         assertThat(slow.getItems()).hasSize(1_001);
@@ -45,10 +45,10 @@ class AlertStreamBufferTest {
     @Test
     void aSubscriberThatFallsFurtherBehindGetsOneOverflowItemAndItsStreamEnds() {
         BroadcastProcessor<Views.FeedAlertView> live = BroadcastProcessor.create();
-        AssertSubscriber<AlertBroadcaster.StreamItem> fast = subscriber(live, Long.MAX_VALUE);
-        AssertSubscriber<AlertBroadcaster.StreamItem> stalled = subscriber(live, 0);
+        AssertSubscriber<TopicBroadcaster.StreamItem<Views.FeedAlertView>> fast = subscriber(live, Long.MAX_VALUE);
+        AssertSubscriber<TopicBroadcaster.StreamItem<Views.FeedAlertView>> stalled = subscriber(live, 0);
 
-        int burst = AlertBroadcaster.SUBSCRIBER_BUFFER + 500;
+        int burst = TopicBroadcaster.SUBSCRIBER_BUFFER + 500;
         for (int i = 0; i < burst; i++) {
             live.onNext(alert(i));
         }
@@ -57,7 +57,7 @@ class AlertStreamBufferTest {
 
         stalled.request(Long.MAX_VALUE);
         // The alerts it had waiting are dropped with the overflow (it re-reads them from /v1/alerts): one item, then the end.
-        assertThat(stalled.getItems()).containsExactly(new AlertBroadcaster.Overflow(AlertBroadcaster.SUBSCRIBER_BUFFER));
+        assertThat(stalled.getItems()).containsExactly(new TopicBroadcaster.Overflow<Views.FeedAlertView>(TopicBroadcaster.SUBSCRIBER_BUFFER));
         stalled.assertCompleted();
     }
 }
