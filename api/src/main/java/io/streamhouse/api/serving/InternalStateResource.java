@@ -19,9 +19,11 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaType.APPLICATION_JSON)
 public class InternalStateResource {
     private final ServingStreams serving;
+    private final org.apache.kafka.streams.KafkaStreams decisions;
 
-    public InternalStateResource(ServingStreams serving) {
+    public InternalStateResource(ServingStreams serving, org.apache.kafka.streams.KafkaStreams decisions) {
         this.serving = serving;
+        this.decisions = decisions;
     }
 
     /** The trivial baseline of the lookup benchmark: same app, same HTTP stack and JSON writer, no store. */
@@ -44,5 +46,18 @@ public class InternalStateResource {
                          @QueryParam("limit") String limit, @QueryParam("partitions") String partitions) {
         return InternalAnswers.feed(serving.router(), store, before, limit, partitions)
                 .map(body -> Response.ok(body).build()).orElseGet(() -> Response.status(503).build());
+    }
+
+    /** This instance's own replica of a card's activity (active only unless {@code standby=true}); 503 when not held here. */
+    @GET
+    @Path("/cards/{cardToken}/activity")
+    public Response cardActivity(@PathParam("cardToken") String cardToken, @QueryParam("standby") boolean standby) {
+        KeyRouter router = serving.router();
+        if (router == null || !ServingResource.isId(cardToken)) {
+            return Response.status(503).build();
+        }
+        return new CardActivityReplica(decisions, router.self().host() + ":" + router.self().port()).read(cardToken, standby)
+                .map(view -> Response.ok(CardActivityRouting.encode(view)).build())
+                .orElseGet(() -> Response.status(503).build());
     }
 }

@@ -83,6 +83,25 @@ public final class KeyRouter {
         return streams;
     }
 
+    /** How this instance asks the others (their internal endpoints, with the internal token). */
+    public Forwarder forwarder() {
+        return forwarder;
+    }
+
+    /**
+     * The other instances, as the serving application's metadata lists them (every api instance runs it): whom to ask
+     * for state whose own application names no hosts (the decision application's card activity). Empty while Streams
+     * has no metadata.
+     */
+    public List<HostInfo> peers() {
+        try {
+            return streams.metadataForAllStreamsClients().stream().map(StreamsMetadata::hostInfo)
+                    .filter(h -> !isUnknown(h) && !h.equals(self)).distinct().toList();
+        } catch (StreamsNotStartedException | StreamsStoppedException | IllegalStateException e) {
+            return List.of();
+        }
+    }
+
     /** The key's state now ({@code asOf} null) or as of an instant, from wherever it is held. */
     public <V extends SpecificRecord> Lookup<V> lookup(String store, String key, Instant asOf, Class<V> type) {
         Owners owners;
