@@ -69,6 +69,22 @@ try {
     await page.waitForSelector(`tr[data-alert="${alertId}"].withdrawn`, { timeout: 10000 });
     result({ step: 'withdrawal', withdrawalId, replaced: await page.locator(`tr[data-alert="${alertId}"] .alert-status`).innerText() });
     await shot(page, 'live-withdrawn', true);
+    // A payment decided while the view is open: its decision arrives live, and the payment view shows the card's
+    // recent activity and takes a review outcome.
+    const tx = await ask('payment');
+    const decisionRow = page.locator(`#decisions tr[data-transaction="${tx}"]`);
+    await decisionRow.waitFor({ timeout: 30000 });
+    result({ step: 'decision', tx, row: await decisionRow.innerText() });
+    await shot(page, 'live-decision', true);
+    await decisionRow.locator('a').click();
+    await page.waitForSelector('#card-activity tbody tr');
+    const activity = await page.locator('#card-activity').innerText();
+    await page.selectOption('#review-outcome', 'LEGITIMATE');
+    await page.fill('#review-note', 'Called the cardholder <b>ok</b>');
+    await page.click('#review-save');
+    await page.waitForSelector('#review-result p, #review-result .problem');
+    result({ step: 'review', tx, activity, recorded: await page.locator('#review-result').innerText(), address: page.url().replace(/^.*#/, '#') });
+    await shot(page, 'payment-review', true);
     await page.close();
   }
 
@@ -117,7 +133,21 @@ try {
       row = await page.locator('main tbody tr', { hasText: 'large-amount-review' }).innerText();
     }
     result({ step: 'rule', published, row, ...(await planted(page)) });
-    await shot(page, 'rules-new-version', true);
+    await shot(page, 'rules-new-version');
+    // Its versions, who changed each (from audit.events), and the diff of the last two.
+    await page.goto(`${api}/console/#/rules/large-amount-review`);
+    await page.waitForSelector('#rule-versions tbody tr');
+    const newest = (published.match(/ v(\d+)\./) ?? [])[1];
+    for (let attempt = 0; attempt < 60 && !(await page.locator(`#rule-versions tr[data-version="${newest}"]`).count()); attempt++) {
+      await page.waitForTimeout(500);
+      await page.goto(`${api}/console/#/rules/large-amount-review?look=${attempt}`);
+      await page.waitForSelector('#rule-versions tbody tr');
+    }
+    result({ step: 'versions', newest, who: await page.locator('#who span').innerText(),
+             row: await page.locator(`#rule-versions tr[data-version="${newest}"]`).innerText(),
+             diff: await page.locator('#rule-diff').innerText(),
+             changed: await page.$$eval('#rule-diff tr.changed td:first-child', cells => cells.map(c => c.textContent)) });
+    await shot(page, 'rules-versions', true);
     await page.goto(`${api}/console/#/rules/large-amount-review`);
     await page.waitForSelector('#rule-json');
     await page.fill('#rule-json', JSON.stringify({ ...changed, bogus: 1 }));
@@ -142,7 +172,51 @@ try {
     await page.close();
   }
 
-  // 6. Phone width.
+  // 6. Keyboard only. A view takes the focus when it opens; from there Shift+Tab back to the Parcels link, Enter,
+  //    Tab to the id, type, Enter; Shift+Tab back to the skip link, Enter, and Tab lands in the view again. Every
+  //    element that takes the focus on the way shows it (an outline).
+  {
+    const page = await newPage();
+    await page.goto(signIn('reviewer'));
+    await page.waitForSelector('#live-status');
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      const style = getComputedStyle(a);
+      return { tag: a.tagName.toLowerCase(), id: a.id || null, text: (a.textContent || a.getAttribute('aria-label') || '').trim().slice(0, 40),
+               outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0, inView: !!a.closest('main') };
+    });
+    const walk = [];
+    const press = async (key, pred, most = 40) => {
+      for (let i = 0; i < most; i++) {
+        await page.keyboard.press(key);
+        const f = await focused();
+        walk.push(f);
+        if (pred(f)) return f;
+      }
+      return null;
+    };
+    const startsIn = (await focused()).id;
+    const parcels = await press('Shift+Tab', f => f.tag === 'a' && f.text === 'Parcels');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.hash === '#/parcels' && document.querySelector('#parcel-id'));
+    const idField = await press('Tab', f => f.id === 'parcel-id');
+    await page.keyboard.type('P-1042');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#freshness');
+    const state = await page.locator('main dl.kv').first().innerText();
+    const skip = await press('Shift+Tab', f => f.id === 'skip');
+    await page.keyboard.press('Enter');
+    const afterSkip = (await focused()).id;
+    await page.keyboard.press('Tab');
+    const intoView = await focused();
+    result({ step: 'keyboard', startsIn, reachedParcels: !!parcels, reachedId: !!idField, skip: !!skip, afterSkip,
+             nextAfterSkip: intoView, address: page.url().replace(/^.*#/, '#'), state,
+             withoutOutline: walk.filter(f => !f.outline).map(f => f.tag + (f.id ? '#' + f.id : '') + ' ' + f.text), tabs: walk.length });
+    await shot(page, 'keyboard-parcel');
+    await page.close();
+  }
+
+  // 7. Phone width.
   {
     const page = await newPage(390, 844);
     await page.goto(signIn('reviewer'));

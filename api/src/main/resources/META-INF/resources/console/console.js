@@ -301,14 +301,18 @@ function stopLive() {
 
 async function renderLive(args, query) {
   stopLive();
-  const state = { stopped: false, abort: new AbortController(), rows: new Map() };
+  const state = { stopped: false, abort: new AbortController(), rows: new Map(), decisions: new Map() };
   live = state;
-  const typeFilter = el('input', { id: 'f-type', name: 'type', value: query.get('type') ?? '', placeholder: 'e.g. CARD_TESTING' });
-  const subjectFilter = el('input', { id: 'f-subject', name: 'subject', value: query.get('subject') ?? '', placeholder: 'card, parcel, vehicle id' });
+  const typeFilter = el('input', { id: 'f-type', name: 'type', value: query.get('type') ?? '', placeholder: 'e.g. CARD_TESTING or BLOCK' });
+  const subjectFilter = el('input', { id: 'f-subject', name: 'subject', value: query.get('subject') ?? '', placeholder: 'card, parcel, vehicle or transaction id' });
   const status = el('span', { class: 'muted', id: 'live-status' }, 'connecting …');
+  const decisionStatus = el('span', { class: 'muted', id: 'decision-status' }, 'connecting …');
   const tbody = el('tbody', { id: 'alerts' });
-  const matches = (a) => (!typeFilter.value || a.type.includes(typeFilter.value.trim().toUpperCase()))
-    && (!subjectFilter.value || String(a.subjectId ?? '').includes(subjectFilter.value.trim()));
+  const decisionRows = el('tbody', { id: 'decisions' });
+  const has = (value, filter) => !filter || String(value ?? '').includes(filter);
+  const matches = (a) => has(a.type, typeFilter.value.trim().toUpperCase()) && has(a.subjectId, subjectFilter.value.trim());
+  const decisionMatches = (d) => has(d.outcome, typeFilter.value.trim().toUpperCase())
+    && (has(d.cardToken, subjectFilter.value.trim()) || has(d.transactionId, subjectFilter.value.trim()));
   const filterForm = el('form', { class: 'inline', onsubmit: (ev) => {
     ev.preventDefault();
     const q = new URLSearchParams();
@@ -316,10 +320,14 @@ async function renderLive(args, query) {
     if (subjectFilter.value) q.set('subject', subjectFilter.value.trim());
     history.replaceState(null, '', link('live', [], q));
     for (const row of tbody.children) row.hidden = !matches(row.alert);
-  } }, el('label', {}, 'Type', typeFilter), el('label', {}, 'Subject', subjectFilter), el('button', { type: 'submit' }, 'Filter'));
+    for (const row of decisionRows.children) row.hidden = !decisionMatches(row.decision);
+  } }, el('label', {}, 'Type or outcome', typeFilter), el('label', {}, 'Subject', subjectFilter), el('button', { type: 'submit' }, 'Filter'));
 
-  show(el('h1', {}, 'Live alerts'), filterForm, el('p', {}, status),
-    el('div', { class: 'card' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody)));
+  show(el('h1', {}, 'Live'), filterForm,
+    el('div', { class: 'card' }, el('h2', {}, 'Alerts'), el('p', {}, status),
+      table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody)),
+    el('div', { class: 'card' }, el('h2', {}, 'Payment decisions'), el('p', {}, decisionStatus),
+      table(['decided', 'transaction', 'card', 'outcome', 'rules (version)', 'rule set', 'latency'], decisionRows)));
 
   function rowFor(a, fresh) {
     const tr = el('tr', { class: (a.status === 'WITHDRAWN' ? 'withdrawn-note' : '') + (fresh ? ' fresh' : ''), 'data-alert': a.alertId },
@@ -353,6 +361,26 @@ async function renderLive(args, query) {
     if (fresh) tbody.prepend(tr); else tbody.append(tr);
   }
 
+  function placeDecision(d) {
+    if (state.decisions.has(d.transactionId)) return;
+    const rules = (d.reasons ?? []).map(r => r.ruleId + ' v' + r.ruleVersion).join(', ');
+    const tr = el('tr', { class: 'fresh', 'data-transaction': d.transactionId },
+      el('td', {}, d.decidedAt ?? d.requestedAt ?? ''),
+      el('td', {}, el('a', { href: link('payments', [d.transactionId]) }, d.transactionId)),
+      el('td', {}, d.cardToken ?? ''), el('td', {}, pill(d.outcome)),
+      el('td', { title: (d.reasons ?? []).map(r => r.message).join('\n') }, rules || 'none (allowed by default)'),
+      el('td', {}, d.ruleSetVersion ?? ''), el('td', {}, d.decisionLatencyMillis != null ? d.decisionLatencyMillis + ' ms' : ''));
+    tr.decision = d;
+    tr.hidden = !decisionMatches(d);
+    state.decisions.set(d.transactionId, tr);
+    decisionRows.prepend(tr);
+    while (decisionRows.children.length > 200) {
+      const oldest = decisionRows.lastChild;
+      state.decisions.delete(oldest.decision.transactionId);
+      oldest.remove();
+    }
+  }
+
   async function reread() {
     const page = await retrying(() => api('/v1/alerts?limit=100'), () => !state.stopped);
     // Oldest first so that a withdrawal finds the row it withdraws.
@@ -365,36 +393,46 @@ async function renderLive(args, query) {
     if (page.partial) banner('Some alert partitions could not be read (' + (page.missingPartitions ?? []).join(', ') + '): the list is partial.');
   }
 
-  async function follow() {
-    for (let wait = 1000; !state.stopped; wait = Math.min(wait * 2, 30000)) {
-      try {
-        await reread();
-        const s = session();
-        if (!s) return;
-        const response = await fetch('/v1/alerts/stream', { headers: { Authorization: 'Bearer ' + s.token, Accept: 'text/event-stream' }, signal: state.abort.signal });
-        if (response.status === 401) { signOut('The api refused your token: sign in again.'); return; }
-        if (!response.ok) throw new ProblemError(response.status, await response.json().catch(() => null));
-        status.textContent = 'live: new alerts appear at the top';
-        banner('');
-        wait = 1000;
-        const overflow = await readEvents(response.body, (name, data) => {
-          if (name === 'overflow') return true;
-          place(JSON.parse(data), true);
-          return false;
-        });
-        if (state.stopped) return;
-        banner(overflow ? 'Catching up: this console fell behind the alert stream; re-reading /v1/alerts …'
-                        : 'The alert stream ended; catching up from /v1/alerts …');
-      } catch (e) {
-        if (state.stopped) return;
-        if (e instanceof ProblemError && e.status !== 503) { show(el('h1', {}, 'Live alerts'), problemBox(e)); return; }
-        banner('Catching up: the alert stream dropped (' + (e.message ?? e) + '); trying again in ' + Math.round(wait / 1000) + ' s …', 'error');
-        status.textContent = 'reconnecting …';
-        await new Promise(r => setTimeout(r, wait));
-      }
+  follow(state, { path: '/v1/alerts/stream', what: 'alert', label: status, before: reread,
+    onItem: (data) => place(JSON.parse(data), true), live: 'live: new alerts appear at the top',
+    behind: 'Catching up: this console fell behind the alert stream; re-reading /v1/alerts …' });
+  follow(state, { path: '/v1/decisions/stream', what: 'decision', label: decisionStatus, before: async () => {},
+    onItem: (data) => placeDecision(JSON.parse(data)), live: 'live: decisions appear at the top as they are made',
+    behind: 'Catching up: this console fell behind the decision stream; decisions made meanwhile are not listed (look one up under Payments) …' });
+}
+
+/**
+ * Follows one server-sent event stream for the live view until it is left: before() (re-reading what the stream
+ * cannot replay), then the stream; an overflow event or a dropped stream shows a catching-up banner and starts over,
+ * waiting 1 s, 2 s, … up to 30 s while it fails.
+ */
+async function follow(state, { path, what, label, before, onItem, live: liveText, behind }) {
+  for (let wait = 1000; !state.stopped; wait = Math.min(wait * 2, 30000)) {
+    try {
+      await before();
+      const s = session();
+      if (!s) return;
+      const response = await fetch(path, { headers: { Authorization: 'Bearer ' + s.token, Accept: 'text/event-stream' }, signal: state.abort.signal });
+      if (response.status === 401) { signOut('The api refused your token: sign in again.'); return; }
+      if (!response.ok) throw new ProblemError(response.status, await response.json().catch(() => null));
+      label.textContent = liveText;
+      banner('');
+      wait = 1000;
+      const overflow = await readEvents(response.body, (name, data) => {
+        if (name === 'overflow') return true;
+        onItem(data);
+        return false;
+      });
+      if (state.stopped) return;
+      banner(overflow ? behind : 'The ' + what + ' stream ended; catching up …');
+    } catch (e) {
+      if (state.stopped) return;
+      if (e instanceof ProblemError && e.status !== 503) { label.replaceChildren(problemBox(e)); return; }
+      banner('Catching up: the ' + what + ' stream dropped (' + (e.message ?? e) + '); trying again in ' + Math.round(wait / 1000) + ' s …', 'error');
+      label.textContent = 'reconnecting …';
+      await new Promise(r => setTimeout(r, wait));
     }
   }
-  follow();
 }
 
 /** Reads a text/event-stream body, calling onEvent(name, data) per event; true if onEvent asked to stop (overflow). */
@@ -441,13 +479,56 @@ async function renderPayment(args) {
   const reasons = (decision.reasons ?? []).map(r => el('tr', {},
     el('td', {}, r.ruleId), el('td', {}, 'v' + r.ruleVersion), el('td', {}, pill(r.outcome)), el('td', {}, r.message ?? ''),
     el('td', {}, kv(r.facts ?? {}))));
+  const s = session();
+  const reviewer = s.roles.includes('reviewer');
+  // The card's recent requests: a reviewer's view (the payments role reads its own transactions only).
+  const activity = reviewer && decision.cardToken
+    ? await retrying(() => api('/v1/cards/' + encodeURIComponent(decision.cardToken) + '/activity')).catch(e => e) : null;
   show(el('h1', {}, 'A payment'), form,
     el('div', { class: 'card' }, el('h2', {}, 'Decision ', pill(decision.outcome)),
       kv(decision, Object.keys(decision).filter(k => k !== 'reasons' && k !== 'outcome'))),
     el('div', { class: 'card' }, el('h2', {}, 'Rules that fired'),
       reasons.length ? table(['rule', 'version', 'outcome', 'message', 'facts'], reasons) : el('p', { class: 'muted' }, 'No rule fired: allowed by default.')),
+    reviewer && decision.outcome === 'REVIEW' ? reviewForm(id) : null,
+    activity ? el('div', { class: 'card', id: 'card-activity' }, el('h2', {}, 'The card\'s recent activity'), cardActivity(activity, id)) : null,
     el('div', { class: 'card' }, el('h2', {}, 'Explanation'),
       explanation instanceof Error ? problemBox(explanation) : el('pre', {}, JSON.stringify(explanation, null, 2))));
+}
+
+function cardActivity(activity, current) {
+  if (activity instanceof Error) {
+    return activity instanceof ProblemError && activity.status === 404 ? el('p', { class: 'muted' }, 'No recent activity is kept for this card.') : problemBox(activity);
+  }
+  const entries = activity.entries ?? activity.activity ?? [];
+  const rows = entries.map(e => el('tr', { class: e.transactionId === current ? 'current' : '' },
+    el('td', {}, e.occurredAt ?? ''), el('td', {}, el('a', { href: link('payments', [e.transactionId]) }, e.transactionId)),
+    el('td', {}, e.amount != null ? e.amount + ' ' + (e.currency ?? '') : ''), el('td', {}, e.merchantId ?? ''),
+    el('td', {}, e.merchantCountry ?? ''), el('td', {}, e.channel ?? ''), el('td', {}, e.outcome ? pill(e.outcome) : '—')));
+  return el('div', {}, el('p', { class: 'muted' }, 'Card ' + (activity.cardToken ?? '') + ': ' + entries.length + ' request(s) in the decision topology\'s window, newest first.'),
+    table(['time', 'transaction', 'amount', 'merchant', 'country', 'channel', 'decision'], rows));
+}
+
+/** A reviewer's verdict on a payment held for REVIEW: recorded under the token's subject (the api takes it from the token). */
+function reviewForm(transactionId) {
+  const outcome = el('select', { id: 'review-outcome', name: 'outcome', required: true },
+    el('option', { value: '' }, 'choose …'), el('option', { value: 'CONFIRMED_FRAUD' }, 'Confirmed fraud (blocks the card\'s next payments)'),
+    el('option', { value: 'LEGITIMATE' }, 'Legitimate'));
+  const note = el('textarea', { id: 'review-note', name: 'note', rows: 3, maxlength: 1000, 'aria-label': 'Note' });
+  const out = el('div', { id: 'review-result', 'aria-live': 'polite' });
+  const form = el('form', { onsubmit: async (ev) => {
+    ev.preventDefault();
+    if (!confirm('Record "' + outcome.value + '" for ' + transactionId + '?')) return;
+    try {
+      const recorded = await api('/v1/transactions/' + encodeURIComponent(transactionId) + '/review', {
+        method: 'POST', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ outcome: outcome.value || null, note: note.value || null }) });
+      out.replaceChildren(el('p', {}, 'Recorded ' + recorded.outcome + ' by ' + recorded.reviewer + ' (' + recorded.topic + ' partition '
+        + recorded.partition + ' offset ' + recorded.offset + ')' + (recorded.effect ? ': ' + recorded.effect : '') + '.'));
+    } catch (e) {
+      out.replaceChildren(problemBox(e));
+    }
+  } }, el('label', {}, 'Verdict', outcome), el('label', {}, 'Note (optional)', note), el('p', {}, el('button', { type: 'submit', id: 'review-save' }, 'Record the review outcome')), out);
+  return el('div', { class: 'card' }, el('h2', {}, 'Review'), form);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -514,7 +595,7 @@ function hubMap(position, hubId) {
 // ---------------------------------------------------------------------------------------------------------------
 // Rules: the current set; rules-admin changes one behind a confirmation.
 
-async function renderRules(args) {
+async function renderRules(args, query) {
   const s = session();
   const body = await retrying(() => api('/v1/rules'));
   const rows = (body.rules ?? []).map(r => el('tr', {},
@@ -526,9 +607,63 @@ async function renderRules(args) {
   if (id) {
     const rule = (body.rules ?? []).find(r => r.ruleId === id);
     if (!rule) nodes.push(el('div', { class: 'problem', role: 'alert' }, el('strong', {}, 'No such rule'), 'no rule "' + id + '" is defined'));
-    else nodes.push(ruleEditor(rule, s.roles.includes('rules-admin')));
+    else {
+      nodes.push(ruleEditor(rule, s.roles.includes('rules-admin')));
+      const history = await retrying(() => api('/v1/rules/' + encodeURIComponent(id) + '/versions')).catch(e => e);
+      nodes.push(history instanceof Error ? el('div', { class: 'card' }, el('h2', {}, 'Versions'), problemBox(history)) : ruleHistory(history, query));
+    }
   }
   show(...nodes);
+}
+
+/** The fields of a rule version that a diff compares, parameters one by one. */
+function ruleFields(v) {
+  const fields = { kind: v.kind, enabled: v.enabled, outcome: v.outcome, weight: v.weight, description: v.description };
+  for (const [k, value] of Object.entries(v.parameters ?? {})) fields['parameters.' + k] = value;
+  return fields;
+}
+
+/** Every version of a rule, newest first, with who changed it (from audit.events), and a diff between two of them. */
+function ruleHistory(history, query) {
+  const versions = [...(history.versions ?? [])].sort((a, b) => b.version - a.version);
+  const byVersion = new Map(versions.map(v => [v.version, v]));
+  const rows = versions.map(v => el('tr', { 'data-version': v.version },
+    el('td', {}, 'v' + v.version + (v.version === history.inForce ? ' (in force)' : '')),
+    el('td', {}, v.changedAt ?? '—'),
+    el('td', {}, v.changedBy ?? (v.inAuditTrail === false ? 'not in the audit trail' : '—')),
+    el('td', {}, (v.changedByRoles ?? []).join(', ')), el('td', {}, v.channel ?? ''),
+    el('td', {}, v.description ?? '')));
+  const pick = (id, chosen) => el('select', { id, name: id }, versions.map(v => el('option', { value: v.version, selected: v.version === chosen }, 'v' + v.version)));
+  const newest = versions[0]?.version;
+  const to = pick('diff-to', Number(query.get('to') ?? newest));
+  const from = pick('diff-from', Number(query.get('from') ?? versions[1]?.version ?? newest));
+  const diff = el('div', { id: 'rule-diff' });
+  const draw = () => {
+    const a = byVersion.get(Number(from.value)), b = byVersion.get(Number(to.value));
+    if (!a || !b) { diff.replaceChildren(el('p', { class: 'muted' }, 'Only one version is known.')); return; }
+    const fa = ruleFields(a), fb = ruleFields(b);
+    const names = [...new Set([...Object.keys(fa), ...Object.keys(fb)])];
+    const shown = (x) => x === undefined ? '(absent)' : x === null ? '—' : String(x);
+    const changed = names.filter(n => shown(fa[n]) !== shown(fb[n]));
+    diff.replaceChildren(
+      el('p', {}, changed.length ? changed.length + ' field(s) differ between v' + a.version + ' and v' + b.version + '.' : 'v' + a.version + ' and v' + b.version + ' are the same.'),
+      table(['field', 'v' + a.version, 'v' + b.version], names.map(n => el('tr', { class: changed.includes(n) ? 'changed' : '' },
+        el('td', {}, n), el('td', {}, shown(fa[n])), el('td', {}, shown(fb[n]))))));
+  };
+  const form = el('form', { class: 'inline', onsubmit: (ev) => {
+    ev.preventDefault();
+    linkComparison(from.value, to.value);
+    draw();
+  } }, el('label', {}, 'From', from), el('label', {}, 'To', to), el('button', { type: 'submit' }, 'Compare'));
+  draw();
+  return el('div', { class: 'card', id: 'rule-versions' }, el('h2', {}, 'Versions'),
+    table(['version', 'changed at', 'by', 'roles', 'channel', 'description'], rows), el('h2', {}, 'Compare two versions'), form, diff);
+}
+
+/** Keeps the compared versions in the address, so the diff can be linked to. */
+function linkComparison(from, to) {
+  const { name, args } = parseHash();
+  history.replaceState(null, '', link(name, args, new URLSearchParams({ from, to })));
 }
 
 function ruleEditor(rule, mayEdit) {
@@ -653,5 +788,7 @@ async function renderLineage() {
     el('div', { class: 'card' }, el('h2', {}, 'As the api answers it'), el('pre', {}, JSON.stringify(graph, null, 2))));
 }
 
+// The skip link moves focus to the view without touching the address (the hash is the view's route).
+document.getElementById('skip').addEventListener('click', (ev) => { ev.preventDefault(); view().focus(); });
 window.addEventListener('hashchange', route);
 route();

@@ -69,6 +69,8 @@ class LauncherIT {
     private static final Path OUT = DATA.resolveSibling("launcher-it.out");
     private static final String DATA_ARG = DATA.toString();
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The card of the browser test's payment (a Luhn-valid test number no demo payment uses). */
+    private static final String CONSOLE_CARD = "4000056655665556";
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final AtomicInteger QUERIES = new AtomicInteger();
     /** How long the sink may take to land what the log holds (it commits every second). */
@@ -280,6 +282,13 @@ class LauncherIT {
                     return switch (need) {
                         case "alert" -> alerts.send("console-" + run, "P-console-" + run, "late " + markup, null);
                         case "withdrawal" -> alerts.send("console-" + run + "-w", "P-console-" + run, "withdrawn", "console-" + run);
+                        case "payment" -> {
+                            String tx = "console-" + run + "-tx";
+                            String outcome = ConsolePayment.authorize(component("ingest").endpoint(),
+                                    Files.readString(DATA.resolve("tokens/payments.jwt")).trim(), tx, CONSOLE_CARD);
+                            assertThat(outcome).as("EUR 1,500 is held by large-amount-review").isEqualTo("REVIEW");
+                            yield tx;
+                        }
                         default -> throw new IllegalArgumentException("the browser test asked for " + need);
                     };
                 } catch (Exception e) {
@@ -308,6 +317,13 @@ class LauncherIT {
         assertThat(alert.path("pwned").asBoolean()).as("planted markup ran").isFalse();
         assertThat(alert.path("images").asInt()).as("planted markup became an element").isZero();
         assertThat(step(results, "withdrawal").path("replaced").asText()).isEqualTo("WITHDRAWN by console-" + run + "-w");
+        JsonNode decision = step(results, "decision");
+        assertThat(decision.path("row").asText()).as("the payment's decision, live").contains(decision.path("tx").asText())
+                .contains("REVIEW").containsPattern("large-amount-review v\\d+");
+        JsonNode review = step(results, "review");
+        assertThat(review.path("address").asText()).isEqualTo("#/payments/" + review.path("tx").asText());
+        assertThat(review.path("activity").asText()).as("the card's recent activity lists the payment").contains(review.path("tx").asText());
+        assertThat(review.path("recorded").asText()).as("the review outcome, recorded").startsWith("Recorded LEGITIMATE by ");
         JsonNode parcel = step(results, "parcel");
         assertThat(parcel.path("now").asText()).contains("OUT_FOR_DELIVERY");
         assertThat(parcel.path("then").asText()).as("P-1042 one second after its first scan").contains("RECEIVED_AT_HUB")
@@ -321,6 +337,10 @@ class LauncherIT {
         assertThat(rule.path("row").asText()).as("the list once the rules store has the new version")
                 .contains("Held for review <img src=x").doesNotContain("\tv1\t");
         assertThat(rule.path("pwned").asBoolean() || rule.path("images").asInt() > 0).isFalse();
+        JsonNode versions = step(results, "versions");
+        assertThat(versions.path("row").asText()).as("the new version, with who published it")
+                .contains("v" + versions.path("newest").asText()).contains(versions.path("who").asText().replaceAll(" \\(.*", ""));
+        assertThat(versions.path("changed")).as("the diff of the last two versions").extracting(JsonNode::asText).containsExactly("description");
         assertThat(step(results, "refused").path("problem").asText()).contains("(400)").contains("bogus");
         JsonNode health = step(results, "health");
         assertThat(health.path("summary").asText()).contains("Launcher pid " + launcher.pid() + " running");
@@ -335,6 +355,15 @@ class LauncherIT {
         assertThat(weight.path("scriptStyleAndPageBytes").asLong()).as("script, style and page").isLessThan(500_000);
         System.out.printf("console: first contentful paint %s ms, script + style + page %d bytes%n",
                 weight.path("firstContentfulPaintMs"), weight.path("scriptStyleAndPageBytes").asLong());
+        JsonNode keys = step(results, "keyboard");
+        assertThat(keys.path("startsIn").asText()).as("an opened view takes the focus").isEqualTo("view");
+        assertThat(keys.path("reachedParcels").asBoolean() && keys.path("reachedId").asBoolean() && keys.path("skip").asBoolean())
+                .as("the nav link, the id field and the skip link are reached with Tab and Shift+Tab: " + keys).isTrue();
+        assertThat(keys.path("address").asText()).isEqualTo("#/parcels/P-1042");
+        assertThat(keys.path("state").asText()).contains("OUT_FOR_DELIVERY");
+        assertThat(keys.path("afterSkip").asText()).as("the skip link moves the focus into the view").isEqualTo("view");
+        assertThat(keys.path("nextAfterSkip").path("inView").asBoolean()).as("Tab after the skip link stays in the view").isTrue();
+        assertThat(keys.path("withoutOutline")).as("focused without a visible outline").isEmpty();
         assertThat(step(results, "phone").path("horizontalOverflowPx").asInt()).as("no sideways scrolling at 390 px").isLessThanOrEqualTo(0);
         assertThat(step(results, "done").path("pageErrors")).as("script errors in the page").isEmpty();
     }
