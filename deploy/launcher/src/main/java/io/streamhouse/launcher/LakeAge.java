@@ -146,9 +146,14 @@ final class LakeAge implements AutoCloseable {
     /** Table name → its current snapshot's commit time, from the catalog's rows and their metadata files. */
     private Map<String, Optional<Instant>> snapshots(Instant deadline) throws SQLException, IOException {
         if (connection == null || connection.isClosed()) {
-            DriverManager.setLoginTimeout(2);
-            connection = DriverManager.getConnection(catalog.get("uri"), catalog.getOrDefault("jdbc.user", ""),
-                    catalog.getOrDefault("jdbc.password", ""));
+            // PostgreSQL's own timeouts, not DriverManager's login timeout, which is global to the launcher's JVM.
+            java.util.Properties p = new java.util.Properties();
+            p.setProperty("user", catalog.getOrDefault("jdbc.user", ""));
+            p.setProperty("password", catalog.getOrDefault("jdbc.password", ""));
+            p.setProperty("loginTimeout", "2");
+            p.setProperty("connectTimeout", "2");
+            p.setProperty("socketTimeout", "3");
+            connection = DriverManager.getConnection(catalog.get("uri"), p);
         }
         Map<String, Optional<Instant>> out = new HashMap<>();
         try (PreparedStatement s = connection.prepareStatement(

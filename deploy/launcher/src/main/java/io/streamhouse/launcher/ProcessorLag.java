@@ -7,7 +7,6 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -169,7 +168,7 @@ final class ProcessorLag {
     }
 
     /** Reads every processor's lag; an entry whose group could not be read in time is unknown, the others stand. */
-    static List<Entry> fetch(Admin admin, KafkaConsumer<byte[], byte[]> consumer, List<Processor> processors, Instant now,
+    static List<Entry> fetch(Admin admin, org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, List<Processor> processors, Instant now,
                              Instant deadline) throws InterruptedException {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
         processors.forEach(p -> specs.put(p.group(), new ListConsumerGroupOffsetsSpec()));
@@ -211,7 +210,12 @@ final class ProcessorLag {
         }
         Map<TopicPartition, Long> heads = new HashMap<>();
         committed.values().forEach(c -> lagging(ends, c).forEach((tp, offset) -> heads.merge(tp, offset, Math::min)));
-        Map<TopicPartition, Long> timestamps = heads.isEmpty() ? Map.of() : headTimestamps(consumer, heads, deadline);
+        Map<TopicPartition, Long> timestamps = new HashMap<>();
+        if (!heads.isEmpty()) {
+            Set<TopicPartition> onlyMarkers = headTimestamps(consumer, heads, ends, deadline, timestamps);
+            // Past the lowest committed offset there were only transaction markers or aborted records: nothing to consume.
+            onlyMarkers.forEach(tp -> ends.put(tp, heads.get(tp)));
+        }
         List<Entry> entries = new ArrayList<>();
         for (Processor p : processors) {
             if (failed.containsKey(p.group())) {
@@ -231,14 +235,18 @@ final class ProcessorLag {
         return entries;
     }
 
-    /** The timestamp of the record at each offset (or the first committed one after it), as many as the deadline allows. */
-    static Map<TopicPartition, Long> headTimestamps(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> at,
-                                                    Instant deadline) {
-        Map<TopicPartition, Long> found = new HashMap<>();
+    /**
+     * Puts into {@code found} the timestamp of the record at each offset of {@code at} (or of the first committed one
+     * after it), as many as the deadline allows; returns the partitions whose read_committed position reached their
+     * end without a record (only transaction markers or aborted records were left).
+     */
+    static Set<TopicPartition> headTimestamps(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> at,
+                                              Map<TopicPartition, Long> ends, Instant deadline, Map<TopicPartition, Long> found) {
+        Set<TopicPartition> onlyMarkers = new HashSet<>();
         consumer.assign(at.keySet());
         at.forEach(consumer::seek);
         try {
-            while (found.size() < at.size() && remaining(deadline) > 0) {
+            while (found.size() + onlyMarkers.size() < at.size() && remaining(deadline) > 0) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(Math.min(500, remaining(deadline))))) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
                     if (!found.containsKey(tp) && at.containsKey(tp)) {
@@ -246,11 +254,19 @@ final class ProcessorLag {
                         consumer.pause(List.of(tp));
                     }
                 }
+                for (TopicPartition tp : at.keySet()) {
+                    if (!found.containsKey(tp) && !onlyMarkers.contains(tp) && consumer.position(tp, Duration.ZERO) >= ends.get(tp)) {
+                        onlyMarkers.add(tp);
+                        consumer.pause(List.of(tp));
+                    }
+                }
             }
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            // A position not known yet: what was found stands, the rest is unknown.
         } finally {
             consumer.assign(List.of());
         }
-        return found;
+        return onlyMarkers;
     }
 
     private static long remaining(Instant deadline) {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,6 +58,31 @@ class ProcessorLagTest {
         assertThat(unread.unknown()).hasValueSatisfying(u -> assertThat(u).contains("shop.orders-0"));
         assertThat(unread.json().path("seconds").isNull()).isTrue();
         assertThat(unread.json().path("records").asLong()).isEqualTo(9);
+    }
+
+    @Test
+    void theConsumerTakesOneRecordPerLaggingPartitionAndTellsAPartitionWithOnlyMarkersLeft() {
+        var consumer = new org.apache.kafka.clients.consumer.MockConsumer<byte[], byte[]>("earliest");
+        consumer.updateBeginningOffsets(Map.of(SCANS0, 0L, ORDERS0, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.addRecord(record(SCANS0, 100, secondsAgo(3)));
+            consumer.addRecord(record(SCANS0, 101, secondsAgo(1)));
+            consumer.seek(ORDERS0, 8); // a transaction marker at 7: the position passes it, no record comes
+        });
+        var found = new java.util.HashMap<TopicPartition, Long>();
+
+        var onlyMarkers = ProcessorLag.headTimestamps(consumer, Map.of(SCANS0, 100L, ORDERS0, 7L),
+                Map.of(SCANS0, 120L, ORDERS0, 8L), Instant.now().plusSeconds(5), found);
+
+        assertThat(found).containsExactly(Map.entry(SCANS0, secondsAgo(3)));
+        assertThat(onlyMarkers).containsExactly(ORDERS0);
+        assertThat(consumer.assignment()).as("nothing left assigned between polls").isEmpty();
+    }
+
+    private static org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, long timestamp) {
+        return new org.apache.kafka.clients.consumer.ConsumerRecord<>(tp.topic(), tp.partition(), offset, timestamp,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, 0, new byte[0], new byte[0],
+                new org.apache.kafka.common.header.internals.RecordHeaders(), Optional.empty());
     }
 
     @Test
