@@ -30,17 +30,19 @@ import java.util.function.Supplier;
 final class HealthDetails implements AutoCloseable {
     /** The pass's whole budget: within the watch's 5 s interval. */
     static final Duration BUDGET = Duration.ofMillis(4500);
+    /** Of which the lag's reads take at most this much; the lake's two reads (catalog, log ends) have the rest. */
+    static final Duration LAG_BUDGET = Duration.ofMillis(3000);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * What there is to look at, read at each pass (instances and the query service come and go).
      *
-     * @param processors  the consumer groups of the parts that run
+     * @param processors  the consumer groups of the parts that run (the serving app's id changes with {@code replay promote})
      * @param apis        the api instances' URLs
      * @param sql         the query service's URL, empty when it does not run
      * @param lakeCatalog the lake's catalog properties, empty when the lake does not run
      */
-    record Sources(List<ProcessorLag.Processor> processors, Supplier<List<URI>> apis, Supplier<Optional<URI>> sql,
+    record Sources(Supplier<List<ProcessorLag.Processor>> processors, Supplier<List<URI>> apis, Supplier<Optional<URI>> sql,
                    Optional<Map<String, String>> lakeCatalog) {
     }
 
@@ -66,6 +68,7 @@ final class HealthDetails implements AutoCloseable {
                 .map(u -> askQuietly(() -> ServingFreshness.ask(http, u, Duration.ofSeconds(1)))).toList();
         ObjectNode maintenance = sources.sql().get().map(this::maintenance)
                 .orElseGet(() -> MaintenanceRecord.unknown("the query service does not run"));
+        List<ProcessorLag.Processor> processors = sources.processors().get();
         List<ProcessorLag.Entry> lag;
         List<LakeAge.Table> tables;
         try {
@@ -73,11 +76,11 @@ final class HealthDetails implements AutoCloseable {
             if (consumer == null) {
                 consumer = consumerFactory.get();
             }
-            lag = ProcessorLag.fetch(a, consumer, sources.processors(), now, now.plus(BUDGET.dividedBy(2)));
+            lag = ProcessorLag.fetch(a, consumer, processors, now, now.plus(LAG_BUDGET));
             tables = lake.isPresent() ? lake.get().poll(a, deadline) : List.of();
         } catch (RuntimeException e) {
             String why = "the broker could not be asked: " + e.getMessage();
-            lag = sources.processors().stream().map(p -> ProcessorLag.Entry.unknown(p, why)).toList();
+            lag = processors.stream().map(p -> ProcessorLag.Entry.unknown(p, why)).toList();
             tables = List.of();
         }
         Optional<ProcessorLag.Entry> serving = lag.stream().filter(e -> e.processor().equals(ProcessorLag.SERVING_PROCESSOR)).findFirst();

@@ -148,8 +148,8 @@ public final class Launcher {
             String bootstrap = stack.platform.bootstrapServers();
             var kafka = io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.PLATFORM);
             HealthDetails.Sources sources = new HealthDetails.Sources(
-                    ProcessorLag.ofStack(servingApplicationId(data).orElse(io.streamhouse.platform.KafkaAcls.SERVING_APP),
-                            stack.ingest != null, options.runs(LaunchOptions.Part.LAKE), stack.cep != null),
+                    () -> ProcessorLag.ofStack(servingApplicationIdOrDefault(data), stack.ingest != null,
+                            options.runs(LaunchOptions.Part.LAKE), stack.cep != null),
                     stack::apiUrls, () -> Optional.ofNullable(stack.sql).map(SqlProcess::url),
                     options.runs(LaunchOptions.Part.LAKE) ? Optional.of(stack.platform.lakeCatalog()) : Optional.empty());
             stack.health = new HealthWatch(stack.supervisor, () -> org.apache.kafka.clients.admin.Admin.create(
@@ -284,6 +284,15 @@ public final class Launcher {
 
     /** Written by {@code ./streamhouse replay promote}: the serving application id the api runs under. */
     static final String SERVING_ID_FILE = "serving-application-id";
+
+    /** The serving application id the api runs under now: the promoted one, else the default. */
+    static String servingApplicationIdOrDefault(Path data) {
+        try {
+            return servingApplicationId(data).orElse(io.streamhouse.platform.KafkaAcls.SERVING_APP);
+        } catch (java.io.IOException e) {
+            return io.streamhouse.platform.KafkaAcls.SERVING_APP;
+        }
+    }
 
     static Optional<String> servingApplicationId(Path data) throws java.io.IOException {
         Path file = data.resolve(SERVING_ID_FILE);

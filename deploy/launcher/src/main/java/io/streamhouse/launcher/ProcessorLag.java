@@ -33,8 +33,8 @@ import java.util.concurrent.TimeoutException;
  * caught up. The timestamp is the record's own (its producer's create time), so a record stamped with an old event
  * time reads as old.
  *
- * <p>Cost per poll: one request for every group's offsets, one for the ends, and one fetch per lagging partition
- * ({@code max.partition.fetch.bytes} 1: the first batch only; a partition is paused once its record is in). A timestamp
+ * <p>Cost per poll: one request for every group's offsets, one for the ends, and a fetch of at most
+ * {@link #FETCH_BYTES_PER_PARTITION} per lagging partition (a partition is paused once its record is in). A timestamp
  * not read before the deadline leaves that processor's seconds unknown, its records still counted.
  */
 final class ProcessorLag {
@@ -44,6 +44,8 @@ final class ProcessorLag {
     }
 
     static final String SERVING_PROCESSOR = "api serving";
+    /** What one fetch brings at most per lagging partition, of which one record is used. */
+    static final int FETCH_BYTES_PER_PARTITION = 16 * 1024;
 
     /**
      * The stack's processors, for the parts that run: the api's two Streams apps (decisions, and serving under its
@@ -136,7 +138,8 @@ final class ProcessorLag {
         if (!unread.isEmpty()) {
             java.util.Collections.sort(unread);
             return new Entry(p.processor(), p.group(), Optional.of(total), Optional.empty(), perTopic,
-                    Optional.of("seconds unknown: no record read in time at the committed offset of " + String.join(", ", unread)));
+                    Optional.of("no record read in time at the committed offset of " + String.join(", ", unread.subList(0, Math.min(3, unread.size())))
+                            + (unread.size() > 3 ? " and " + (unread.size() - 3) + " more partitions" : "")));
         }
         return new Entry(p.processor(), p.group(), Optional.of(total), Optional.of(seconds), perTopic, Optional.empty());
     }
@@ -160,7 +163,9 @@ final class ProcessorLag {
         c.put("value.deserializer", "org.apache.kafka.common.serialization.ByteArrayDeserializer");
         c.put("enable.auto.commit", "false");
         c.put("isolation.level", "read_committed");
-        c.put("max.partition.fetch.bytes", "1");
+        // Small, not 1: a broker returns an oversized first batch for the first partition of a fetch only, so 1 byte
+        // would take one round trip per lagging partition.
+        c.put("max.partition.fetch.bytes", Integer.toString(FETCH_BYTES_PER_PARTITION));
         c.put("client.id", "streamhouse-health-lag");
         c.put("request.timeout.ms", "3000");
         c.put("default.api.timeout.ms", "3000");
@@ -255,18 +260,25 @@ final class ProcessorLag {
                     }
                 }
                 for (TopicPartition tp : at.keySet()) {
-                    if (!found.containsKey(tp) && !onlyMarkers.contains(tp) && consumer.position(tp, Duration.ZERO) >= ends.get(tp)) {
+                    if (!found.containsKey(tp) && !onlyMarkers.contains(tp) && positionReached(consumer, tp, ends.get(tp))) {
                         onlyMarkers.add(tp);
                         consumer.pause(List.of(tp));
                     }
                 }
             }
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            // A position not known yet: what was found stands, the rest is unknown.
         } finally {
             consumer.assign(List.of());
         }
         return onlyMarkers;
+    }
+
+    /** Whether the consumer's position on {@code tp} is at {@code end}; false while a seek is not validated yet. */
+    private static boolean positionReached(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, TopicPartition tp, long end) {
+        try {
+            return consumer.position(tp, Duration.ZERO) >= end;
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return false;
+        }
     }
 
     private static long remaining(Instant deadline) {
