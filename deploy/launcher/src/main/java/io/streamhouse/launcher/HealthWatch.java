@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * {@link ConsumerLag}, {@link ConnectHealth}) and keeps what it found for {@code status.json}. A check that turns
  * degraded or failing, or recovers, is announced as one line; one that stays failing is announced again at most once
  * per {@link #REMINDER} while its line changes. One daemon thread; a poll that gets no answer makes its check
- * {@link Verdict#UNKNOWN} and never stops the watch.
+ * {@link Verdict#UNKNOWN} and never stops the watch. On a second daemon thread, at the same interval, {@link HealthDetails}
+ * gathers the lag, freshness, lake and maintenance details, which are written to {@code status.json} and never announced.
  */
 final class HealthWatch implements AutoCloseable {
     static final Duration INTERVAL = Duration.ofSeconds(5);
@@ -48,7 +49,15 @@ final class HealthWatch implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ScheduledExecutorService detailScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "streamhouse-health-details");
+        t.setDaemon(true);
+        return t;
+    });
+    private final java.util.function.Function<Supplier<Admin>, HealthDetails> detailsFactory;
+    private HealthDetails healthDetails;
     private volatile List<HealthCheck> checks = List.of();
+    private volatile Map<String, String> details = Map.of();
     private Admin admin;
 
     private record Announced(Verdict verdict, String line, Instant at) {
@@ -60,20 +69,61 @@ final class HealthWatch implements AutoCloseable {
      * @param changed      runs when the checks changed (the launcher rewrites {@code status.json})
      */
     HealthWatch(Supervisor supervisor, Supplier<Admin> adminFactory, Consumer<String> announce, Runnable changed) {
+        this(supervisor, adminFactory, announce, changed, null);
+    }
+
+    /**
+     * @param detailsFactory makes the details' gatherer with this watch's one admin client; null gathers no details
+     */
+    HealthWatch(Supervisor supervisor, Supplier<Admin> adminFactory, Consumer<String> announce, Runnable changed,
+                java.util.function.Function<Supplier<Admin>, HealthDetails> detailsFactory) {
         this.supervisor = supervisor;
         this.adminFactory = adminFactory;
         this.announce = announce;
         this.changed = changed;
+        this.detailsFactory = detailsFactory;
     }
 
     HealthWatch start() {
         scheduler.scheduleWithFixedDelay(this::pollSafely, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        if (detailsFactory != null && adminFactory != null) {
+            detailScheduler.scheduleWithFixedDelay(this::detailsSafely, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        }
         return this;
     }
 
     /** What the last poll found. */
     List<HealthCheck> checks() {
         return checks;
+    }
+
+    /** What the last details pass found ({@link HealthDetails#json}); empty before the first. */
+    Map<String, String> details() {
+        return details;
+    }
+
+    private synchronized Admin admin() {
+        if (admin == null) {
+            admin = adminFactory.get();
+        }
+        return admin;
+    }
+
+    private void detailsSafely() {
+        try {
+            if (healthDetails == null) {
+                healthDetails = detailsFactory.apply(this::admin);
+            }
+            Map<String, String> found = healthDetails.poll(Instant.now());
+            if (!found.equals(details)) {
+                details = Map.copyOf(found);
+                changed.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            System.err.println("health details: " + e);
+        }
     }
 
     private void pollSafely() {
@@ -133,10 +183,7 @@ final class HealthWatch implements AutoCloseable {
 
     private HealthCheck cepLag() throws InterruptedException {
         try {
-            if (admin == null) {
-                admin = adminFactory.get();
-            }
-            return ConsumerLag.fetch(admin, CEP_GROUP).check();
+            return ConsumerLag.fetch(admin(), CEP_GROUP).check();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
             return new HealthCheck(ConsumerLag.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
                     ConsumerLag.CHECK + ": unknown (" + (e.getCause() != null ? e.getCause() : e) + ")");
@@ -218,10 +265,15 @@ final class HealthWatch implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        detailScheduler.shutdownNow();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            detailScheduler.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (healthDetails != null) {
+            healthDetails.close();
         }
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));

@@ -146,10 +146,17 @@ public final class Launcher {
             stack.ready = true;
             // From now on, what runs inside the cep and connect processes is looked at too (status.json, [health] lines).
             String bootstrap = stack.platform.bootstrapServers();
-            stack.health = new HealthWatch(stack.supervisor, stack.cep == null ? null : () -> org.apache.kafka.clients.admin.Admin.create(
-                    io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.PLATFORM)
-                            .admin(bootstrap, Map.of("request.timeout.ms", "4000", "default.api.timeout.ms", "5000"))),
-                    line -> OUT.println("  [health] " + line), () -> writeStatus(data, stack)).start();
+            var kafka = io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.PLATFORM);
+            HealthDetails.Sources sources = new HealthDetails.Sources(
+                    () -> ProcessorLag.ofStack(servingApplicationIdOrDefault(data), stack.ingest != null,
+                            options.runs(LaunchOptions.Part.LAKE), stack.cep != null),
+                    stack::apiUrls, () -> Optional.ofNullable(stack.sql).map(SqlProcess::url),
+                    options.runs(LaunchOptions.Part.LAKE) ? Optional.of(stack.platform.lakeCatalog()) : Optional.empty());
+            stack.health = new HealthWatch(stack.supervisor, () -> org.apache.kafka.clients.admin.Admin.create(
+                    kafka.admin(bootstrap, Map.of("request.timeout.ms", "4000", "default.api.timeout.ms", "5000"))),
+                    line -> OUT.println("  [health] " + line), () -> writeStatus(data, stack),
+                    admin -> new HealthDetails(sources, admin, () -> new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                            kafka.consumer(bootstrap, ProcessorLag.consumerSettings())))).start();
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             OUT.println(listener.timingLine());
             ReadyLines.print(stack, data);
@@ -278,6 +285,15 @@ public final class Launcher {
     /** Written by {@code ./streamhouse replay promote}: the serving application id the api runs under. */
     static final String SERVING_ID_FILE = "serving-application-id";
 
+    /** The serving application id the api runs under now: the promoted one, else the default. */
+    static String servingApplicationIdOrDefault(Path data) {
+        try {
+            return servingApplicationId(data).orElse(io.streamhouse.platform.KafkaAcls.SERVING_APP);
+        } catch (java.io.IOException e) {
+            return io.streamhouse.platform.KafkaAcls.SERVING_APP;
+        }
+    }
+
     static Optional<String> servingApplicationId(Path data) throws java.io.IOException {
         Path file = data.resolve(SERVING_ID_FILE);
         return Files.isRegularFile(file) ? Optional.of(Files.readString(file).trim()).filter(s -> !s.isEmpty()) : Optional.empty();
@@ -314,6 +330,7 @@ public final class Launcher {
         List<io.streamhouse.control.HealthCheck> checks = snapshot.get().checks();
         printComponents(components, checks);
         checks.forEach(c -> OUT.println("  " + c.line()));
+        HealthDetails.statusLines(snapshot.get().details()).forEach(l -> OUT.println("  " + l));
         components.stream().filter(c -> c.name().equals(CepProcess.COMPONENT) && c.state() == ChildState.RUNNING)
                 .findFirst().ifPresent(cep -> OUT.println("  " + HealthWatch.droppedLine(cep.endpoint())));
         components.stream().filter(c -> c.name().equals(SqlProcess.COMPONENT) && c.state() == ChildState.RUNNING && !c.endpoint().isEmpty())
@@ -485,7 +502,8 @@ public final class Launcher {
         HealthWatch health = stack.health;
         try {
             StatusFile.write(data.resolve(StatusFile.NAME), new StatusFile.Snapshot(ProcessHandle.current().pid(), Instant.now(),
-                    stack.supervisor.statuses(), health == null ? List.of() : health.checks()));
+                    stack.supervisor.statuses(), health == null ? List.of() : health.checks(),
+                    health == null ? Map.of() : health.details()));
         } catch (UncheckedIOException e) {
             ERR.println("cannot write the status file: " + e.getMessage());
         }

@@ -200,6 +200,28 @@ class LauncherIT {
         assertThat(latestStatus(lakeOrders)).as("orders of " + customer + " over Iceberg vs the api's").isEqualTo(servedOrders);
         System.out.printf("LauncherIT: snapshot queries over Kafka and Iceberg agree with the api (decisions %s; %s's orders %s): %d queries in %d ms%n",
                 served, customer, servedOrders, QUERIES.get(), (System.nanoTime() - t0) / 1_000_000);
+
+        // (3) The health view's details in status.json: the lag of the decisions app and of the sink read from the log,
+        // the decisions' table with a snapshot and an age, the api ready, the maintenance schedule.
+        await("health details in status.json").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            JsonNode status = new ObjectMapper().readTree(DATA.resolve(StatusFile.NAME).toFile());
+            Map<String, JsonNode> lag = new TreeMap<>();
+            status.path("lag").forEach(e -> lag.put(e.path("processor").asText(), e));
+            assertThat(lag).containsKeys("api decisions", "api serving", "lake sink", "cep");
+            assertThat(lag.get("api decisions").path("records").isIntegralNumber()).as("decisions' lag %s", lag.get("api decisions")).isTrue();
+            assertThat(lag.get("lake sink").path("seconds").isNumber()).as("the sink's lag %s", lag.get("lake sink")).isTrue();
+            JsonNode decisions = null;
+            for (JsonNode t : status.path("lake")) {
+                decisions = t.path("table").asText().equals("payments_transactions_decisions") ? t : decisions;
+            }
+            assertThat(decisions).isNotNull();
+            assertThat(decisions.path("snapshotAt").isTextual() && decisions.path("behindSeconds").isNumber()).as("%s", decisions).isTrue();
+            assertThat(status.path("freshness").path("ready").asBoolean()).as("%s", status.path("freshness")).isTrue();
+            assertThat(status.path("maintenance").path("nextPassAt").isTextual()).as("%s", status.path("maintenance")).isTrue();
+        });
+        System.out.println("LauncherIT: status.json details: " + Files.readAllLines(DATA.resolve(StatusFile.NAME)).stream()
+                .filter(l -> l.startsWith("\"lag\"") || l.startsWith("\"freshness\"") || l.startsWith("\"lake\"") || l.startsWith("\"maintenance\""))
+                .toList());
     }
 
     @Test

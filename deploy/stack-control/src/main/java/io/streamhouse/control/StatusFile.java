@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,11 +24,27 @@ import java.util.regex.Pattern;
 public final class StatusFile {
     public static final String NAME = "status.json";
 
-    /** What the file holds: each component's process, and what looks inside them found ({@link HealthCheck}). */
-    public record Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components, List<HealthCheck> checks) {
+    /**
+     * What the file holds: each component's process, what looks inside them found ({@link HealthCheck}), and named
+     * details ({@code lag}, {@code freshness}, ...): each a JSON value on one line, written as given and read back as
+     * text, so this JDK-only class carries structured health without parsing it.
+     */
+    public record Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components, List<HealthCheck> checks,
+                           Map<String, String> details) {
         public Snapshot {
             components = List.copyOf(components);
             checks = List.copyOf(checks);
+            details = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(details));
+            for (Map.Entry<String, String> d : details.entrySet()) {
+                if (!d.getKey().matches("\\w+") || d.getKey().equals("checks") || d.getKey().equals("components")
+                        || !d.getValue().matches("[\\[{].*[\\]}]") || d.getValue().contains("\n")) {
+                    throw new IllegalArgumentException("a detail is a word and a JSON object or array on one line: " + d.getKey());
+                }
+            }
+        }
+
+        public Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components, List<HealthCheck> checks) {
+            this(launcherPid, updatedAt, components, checks, Map.of());
         }
 
         public Snapshot(long launcherPid, Instant updatedAt, List<ChildStatus> components) {
@@ -57,7 +75,9 @@ public final class StatusFile {
                     .append("\", \"verdict\": \"").append(c.verdict().label()).append("\", \"line\": \"").append(escape(c.line()))
                     .append("\"}").append(i + 1 < snapshot.checks().size() ? "," : "").append('\n');
         }
-        json.append("]}\n");
+        json.append(']');
+        snapshot.details().forEach((name, value) -> json.append(",\n\"").append(name).append("\": ").append(value));
+        json.append("\n}\n");
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -80,6 +100,8 @@ public final class StatusFile {
     private static final Pattern CHECK = Pattern.compile("\\{\"check\": \"((?:[^\"\\\\]|\\\\.)*)\", \"component\": \"((?:[^\"\\\\]|\\\\.)*)\", "
             + "\"verdict\": \"(\\w+)\", \"line\": \"((?:[^\"\\\\]|\\\\.)*)\"\\}");
 
+    private static final Pattern DETAIL = Pattern.compile("^\"(\\w+)\": ([\\[{].*[\\]}]),?$");
+
     /** The snapshot in {@code file}, or empty if there is none (never started, or stopped and removed). */
     public static Optional<Snapshot> read(Path file) {
         List<String> lines;
@@ -99,7 +121,13 @@ public final class StatusFile {
         }
         List<ChildStatus> components = new ArrayList<>();
         List<HealthCheck> checks = new ArrayList<>();
+        Map<String, String> details = new LinkedHashMap<>();
         for (String line : lines.subList(1, lines.size())) {
+            Matcher detail = DETAIL.matcher(line);
+            if (detail.find()) {
+                details.put(detail.group(1), detail.group(2));
+                continue;
+            }
             Matcher check = CHECK.matcher(line);
             if (check.find()) {
                 checks.add(new HealthCheck(unescape(check.group(1)), unescape(check.group(2)),
@@ -114,7 +142,7 @@ public final class StatusFile {
                         Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)), exit, unescape(m.group(5)), Instant.parse(m.group(6))));
             }
         }
-        return Optional.of(new Snapshot(Long.parseLong(header.group(1)), Instant.parse(header.group(2)), components, checks));
+        return Optional.of(new Snapshot(Long.parseLong(header.group(1)), Instant.parse(header.group(2)), components, checks, details));
     }
 
     private static String escape(String s) {

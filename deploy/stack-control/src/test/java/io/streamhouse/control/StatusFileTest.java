@@ -51,6 +51,33 @@ class StatusFileTest {
     }
 
     @Test
+    void readsBackTheDetailsAsTheJsonTheyWereGiven(@TempDir Path dir) {
+        Path file = dir.resolve(StatusFile.NAME);
+        Instant t = Instant.parse("2026-12-02T01:02:03.456Z");
+        var details = new java.util.LinkedHashMap<String, String>();
+        details.put("lag", "[{\"processor\":\"cep\",\"group\":\"streamhouse-cep\",\"records\":3,\"seconds\":1.5}]");
+        details.put("maintenance", "{\"lastPassAt\":null,\"ok\":null,\"unknown\":\"no pass yet, {\\\"x\\\"}\"}");
+        var snapshot = new StatusFile.Snapshot(42, t,
+                List.of(new ChildStatus("cep", ChildState.RUNNING, 100, 0, Optional.empty(), "", t)),
+                List.of(new HealthCheck("cep lag", "cep", HealthCheck.Verdict.OK, "cep lag: 3 records")), details);
+
+        StatusFile.write(file, snapshot);
+
+        assertThat(StatusFile.read(file)).contains(snapshot);
+        assertThat(StatusFile.read(file).orElseThrow().details().keySet()).containsExactly("lag", "maintenance");
+        assertThat(file).content().contains("\"lag\": [{\"processor\":\"cep\"").endsWith("}\n}\n");
+    }
+
+    @Test
+    void refusesADetailThatIsNotOneLineOfJson() {
+        Instant t = Instant.EPOCH;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new StatusFile.Snapshot(1, t, List.of(), List.of(),
+                java.util.Map.of("lag", "3 records"))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new StatusFile.Snapshot(1, t, List.of(), List.of(),
+                java.util.Map.of("checks", "[]"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void exitDescriptionsNameTheSignal() {
         assertThat(new ExitInfo(137, Instant.EPOCH).describe()).isEqualTo("killed by signal 9 (SIGKILL)");
         assertThat(new ExitInfo(143, Instant.EPOCH).describe()).isEqualTo("killed by signal 15 (SIGTERM)");
