@@ -167,7 +167,11 @@ try {
     await page.waitForSelector('#checks tr');
     const components = await page.$$eval('#components tr', rows => rows.map(r => [...r.cells].slice(0, 4).map(c => c.textContent)));
     const checks = await page.$$eval('#checks tr', rows => rows.map(r => [...r.cells].map(c => c.textContent)));
-    result({ step: 'health', summary: await page.locator('#health-summary').innerText(), components, checks });
+    await page.waitForSelector('#lag tr');
+    const lag = await page.$$eval('#lag tr', rows => rows.map(r => [...r.cells].map(c => c.textContent)));
+    const lake = await page.$$eval('#lake tr', rows => rows.map(r => [...r.cells].map(c => c.textContent)));
+    result({ step: 'health', summary: await page.locator('#health-summary').innerText(), components, checks, lag, lake,
+             freshness: await page.locator('#freshness-detail').innerText(), maintenance: await page.locator('#maintenance').innerText() });
     await shot(page, 'health', true);
     await page.close();
   }

@@ -724,15 +724,26 @@ function stopHealth() {
 
 async function renderHealth() {
   stopHealth();
-  const lag = [];
+  const trends = new Map();
   const header = el('p', { id: 'health-summary' });
   const components = el('tbody', { id: 'components' });
   const checks = el('tbody', { id: 'checks' });
+  const lagRows = el('tbody', { id: 'lag' });
   const trend = el('div', { id: 'lag-trend' });
+  const freshness = el('div', { id: 'freshness-detail' });
+  const lake = el('tbody', { id: 'lake' });
+  const maintenance = el('div', { id: 'maintenance' });
   show(el('h1', {}, 'Health'), header,
     el('div', { class: 'card' }, el('h2', {}, 'Components'), table(['component', 'state', 'pid', 'restarts', 'last exit', 'since', 'endpoint'], components)),
     el('div', { class: 'card' }, el('h2', {}, 'Inside the components'), table(['check', 'component', 'verdict', 'what it found'], checks)),
-    el('div', { class: 'card' }, el('h2', {}, 'CEP job lag (records behind its inputs)'), trend));
+    el('div', { class: 'card' }, el('h2', {}, 'Consumer lag per processor'),
+      table(['processor', 'group', 'records behind', 'oldest unread', 'per topic'], lagRows), trend),
+    el('div', { class: 'grid2' },
+      el('div', { class: 'card' }, el('h2', {}, 'Serving freshness'), freshness),
+      el('div', { class: 'card' }, el('h2', {}, 'Lake maintenance'), maintenance)),
+    el('div', { class: 'card' }, el('h2', {}, 'The lake against the log'),
+      table(['table', 'topic', 'newest snapshot', 'newest record', 'behind'], lake)));
+  const seconds = (v) => v == null ? 'unknown' : v < 120 ? v.toFixed(1) + ' s' : Math.round(v / 60) + ' min';
   const refresh = async () => {
     if (parseHash().name !== 'health') return;
     try {
@@ -747,10 +758,37 @@ async function renderHealth() {
         el('td', {}, c.since ?? ''), el('td', {}, c.endpoint ?? ''))));
       checks.replaceChildren(...(status.checks ?? []).map(h => el('tr', {},
         el('td', {}, h.check), el('td', {}, h.component), el('td', {}, pill(String(h.verdict).toUpperCase())), el('td', {}, h.line))));
-      const lagLine = (status.checks ?? []).find(h => h.check === 'cep lag')?.line ?? '';
-      const m = lagLine.match(/(\d+) records behind/);
-      if (m) { lag.push([Date.now(), Number(m[1])]); while (lag.length > 120) lag.shift(); }
-      trend.replaceChildren(lag.length ? sparkline(lag) : el('p', { class: 'muted' }, lagLine || 'No CEP job in this stack.'));
+      const now = Date.now();
+      lagRows.replaceChildren(...(status.lag ?? []).map(l => {
+        if (l.records != null) {
+          const points = trends.get(l.processor) ?? [];
+          points.push([now, l.records]);
+          while (points.length > 120) points.shift();
+          trends.set(l.processor, points);
+        }
+        const perTopic = Object.entries(l.perTopic ?? {}).filter(([, n]) => n > 0).map(([t, n]) => t + ' ' + n).join(', ');
+        return el('tr', { 'data-processor': l.processor },
+          el('td', {}, l.processor), el('td', {}, l.group ?? ''), el('td', {}, l.records ?? 'unknown'),
+          el('td', {}, l.unknown && l.seconds == null ? 'unknown (' + l.unknown + ')' : seconds(l.seconds)), el('td', {}, perTopic || '—'));
+      }));
+      trend.replaceChildren(...(trends.size ? [...trends].map(([name, points]) => el('div', {}, el('h3', {}, name), sparkline(points)))
+        : [el('p', { class: 'muted' }, 'No processor has reported its lag yet.')]));
+      const f = status.freshness;
+      freshness.replaceChildren(f ? el('div', {},
+        el('p', {}, f.ready == null ? 'Readiness unknown' : f.ready ? 'Every api instance ready' : 'An api instance is NOT ready',
+          f.records != null ? ' · serving ' + f.records + ' records behind, oldest unread ' + seconds(f.seconds) : '',
+          f.unknown ? ' · ' + f.unknown : ''),
+        table(['instance', 'ready', 'projections', 'decisions', 'rules'], (f.instances ?? []).map(i => el('tr', {},
+          el('td', {}, i.url), el('td', {}, i.ready == null ? 'unknown' : i.ready ? 'yes' : 'NO'), el('td', {}, i.projections ?? '—'),
+          el('td', {}, i.decisions ?? '—'), el('td', {}, i.rules ?? (i.unknown ?? '—')))))) : el('p', { class: 'muted' }, 'Not reported by this launcher.'));
+      lake.replaceChildren(...(status.lake ?? []).map(t => el('tr', { 'data-table': t.table },
+        el('td', {}, t.table), el('td', {}, t.topic), el('td', {}, t.snapshotAt ?? '—'), el('td', {}, t.logEndAt ?? '—'),
+        el('td', {}, t.unknown && t.behindSeconds == null ? 'unknown (' + t.unknown + ')' : seconds(t.behindSeconds)))));
+      const m = status.maintenance;
+      maintenance.replaceChildren(!m ? el('p', { class: 'muted' }, 'No lake in this stack.')
+        : m.off ? el('p', {}, 'Maintenance is off.')
+        : el('div', {}, el('p', {}, m.lastPassAt ? 'Last pass ' + m.lastPassAt + ' ' : 'No pass yet ', m.ok == null ? '' : pill(m.ok ? 'OK' : 'FAILED')),
+          kv(m, ['summary', 'failedTables', 'millis', 'nextPassAt', 'unknown'])));
     } catch (e) {
       if (!(e instanceof ProblemError && e.status === 401)) show(el('h1', {}, 'Health'), problemBox(e));
       return;
@@ -768,7 +806,7 @@ function sparkline(points) {
   const path = points.map(([t, v], i) => (i ? 'L' : 'M') + (pad + (t - t0) / (t1 - t0) * (W - 2 * pad)).toFixed(1)
     + ',' + (H - pad - v / max * (H - 2 * pad)).toFixed(1)).join(' ');
   const last = points[points.length - 1][1];
-  return el('div', {}, svg('svg', { class: 'map', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `lag, newest ${last} records` },
+  return el('div', {}, svg('svg', { class: 'map trend', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `lag, newest ${last} records` },
     svg('path', { d: path, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 2 })),
     el('p', { class: 'muted' }, 'now ' + last + ' records behind; highest shown ' + max + ' (' + points.length + ' readings, every 5 s while this view is open)'));
 }

@@ -373,6 +373,13 @@ class LauncherIT {
         List<String> checks = new ArrayList<>();
         health.path("checks").forEach(row -> checks.add(row.get(0).asText() + " " + row.get(2).asText()));
         assertThat(checks).as("what the launcher found inside the CEP job and Connect").contains("cep job OK", "connect lake OK");
+        List<String> processors = new ArrayList<>();
+        health.path("lag").forEach(row -> processors.add(row.get(0).asText()));
+        assertThat(processors).as("lag per processor").contains("api decisions", "api serving", "cep", "lake sink");
+        health.path("lag").forEach(row -> assertThat(row.get(2).asText()).as("records behind of " + row).matches("\\d+|unknown"));
+        assertThat(health.path("lake").size()).as("a row per landed table").isPositive();
+        assertThat(health.path("freshness").asText()).contains("Every api instance ready");
+        assertThat(health.path("maintenance").asText()).containsAnyOf("Last pass", "No pass yet");
         JsonNode weight = step(results, "weight");
         assertThat(weight.path("scriptStyleAndPageBytes").asLong()).as("script, style and page").isLessThan(500_000);
         System.out.printf("console: first contentful paint %s ms, script + style + page %d bytes%n",
