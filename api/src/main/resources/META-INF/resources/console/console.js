@@ -13,6 +13,7 @@ const VIEWS = [
   { path: 'rules', title: 'Rules', roles: ['reviewer', 'rules-admin'], render: renderRules },
   { path: 'sql', title: 'SQL', roles: ['analyst'], render: renderSql },
   { path: 'health', title: 'Health', roles: ['ops'], render: renderHealth },
+  { path: 'runs', title: 'Replay & drills', roles: ['ops'], render: renderRuns },
   { path: 'lineage', title: 'Lineage', roles: ['ops'], render: renderLineage },
 ];
 
@@ -809,6 +810,40 @@ function sparkline(points) {
   return el('div', {}, svg('svg', { class: 'map trend', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `lag, newest ${last} records` },
     svg('path', { d: path, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 2 })),
     el('p', { class: 'muted' }, 'now ' + last + ' records behind; highest shown ' + max + ' (' + points.length + ' readings, every 5 s while this view is open)'));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replay and drills (ops): the last rebuilds, backfills, promotions and drills as each run recorded itself.
+
+async function renderRuns(args, query) {
+  const limit = query.get('limit') ?? '20';
+  const body = await retrying(() => api('/v1/replay/runs?limit=' + encodeURIComponent(limit)));
+  const ms = (v) => v == null ? 'not within the timeout' : v < 10000 ? v + ' ms' : (v / 1000).toFixed(1) + ' s';
+  const rows = (body.runs ?? []).map(r => {
+    if (r.error && !r.kind) return el('tr', { 'data-run': r.file }, el('td', {}, r.file), el('td', { colspan: 5 }, problemBox(new Error(r.error))));
+    const sum = r.summary ?? {};
+    const details = [];
+    if (sum.divergences != null) details.push(sum.divergences + ' divergent');
+    if (sum.decisions) details.push('decisions lost ' + (sum.decisions.lost ?? 0) + ', conflicting ' + (sum.decisions.conflicting ?? 0)
+      + ', duplicates ' + (sum.decisions.identicalDuplicates ?? 0));
+    if (sum.async) details.push('async lost ' + (sum.async.lost ?? 0) + ', duplicated ' + (sum.async.duplicated ?? 0));
+    if (sum.rebuild) details.push('rebuild ' + (sum.rebuild.result ?? '?') + (sum.rebuild.divergences ? ' (' + sum.rebuild.divergences + ')' : ''));
+    if (sum.lake) details.push('lake ' + (sum.lake.equal === true ? 'equal' : sum.lake.equal === false
+      ? 'missing ' + (sum.lake.missing ?? 0) + ', extra ' + (sum.lake.extra ?? 0) + ', duplicate rows ' + (sum.lake.duplicateRows ?? 0) : '?'));
+    if (sum.detection) details.push('detection ' + Object.entries(sum.detection).map(([p, d]) => p + ' recall ' + d?.recall + ' precision ' + d?.precision).join('; '));
+    if (sum.recovery) details.push('recovery: ' + Object.entries(sum.recovery).map(([k, v]) => k.replace(/AfterMs$/, '') + ' ' + ms(v)).join(', '));
+    if (Array.isArray(sum.failures) && sum.failures.length) details.push('failures: ' + sum.failures.join('; '));
+    if (r.error) details.push(r.error);
+    return el('tr', { 'data-run': r.file },
+      el('td', {}, r.startedAt ?? ''), el('td', {}, r.command ?? r.kind), el('td', {}, pill(r.verdict)),
+      el('td', {}, r.durationMs != null ? ms(r.durationMs) : ''), el('td', {}, r.exitCode ?? ''),
+      el('td', {}, details.length ? el('ul', { class: 'plain' }, details.map(d => el('li', {}, d))) : '—'));
+  });
+  show(el('h1', {}, 'Replay and drills'),
+    el('p', {}, (body.runs ?? []).length + ' of ' + (body.available ?? '?') + ' recorded runs, newest first. ',
+      'Each ', el('code', {}, './streamhouse replay …'), ' and ', el('code', {}, './streamhouse drill …'), ' run leaves its record.'),
+    el('div', { class: 'card' }, rows.length ? table(['started', 'command', 'verdict', 'took', 'exit', 'what it found'], rows)
+      : el('p', { class: 'muted' }, 'No run recorded yet: try ./streamhouse replay rebuild serving --id s1, or ./streamhouse drill kill-api.')));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
