@@ -10,21 +10,26 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
  * Every run of a subcommand that acts on a stack (one with the {@link ReplayCli.Stack} options: rebuild, backfill,
  * promote, discard, each drill) leaves one file in {@code <data>/results/} ({@link RunResults}): what ran, when, its
  * exit and verdict, and the summary {@code --json} prints, for the api's {@code GET /v1/replay/runs}. Help and usage
- * errors leave none. A file that cannot be written costs one line on standard error, never the run's exit code.
+ * errors leave none, and neither does a run inside another (a drill's own rebuild and discard): the drill's summary
+ * carries what it found. A file that cannot be written costs one line on standard error, never the run's exit code.
  */
 final class RunRecord {
     /** Secrets a command line may carry inside a value (a JDBC URL's password, a URL's user info) are not kept. */
     private static final Pattern PASSWORD = Pattern.compile("(?i)(password=)[^&;\\s]*");
     private static final Pattern USER_INFO = Pattern.compile("://[^/@\\s]+@");
+    /** Recorded runs under way in this JVM: one CLI command at a time, so more than one means a run inside another. */
+    private static final AtomicInteger RUNNING = new AtomicInteger();
 
     private RunRecord() {
     }
@@ -37,9 +42,10 @@ final class RunRecord {
                 .map(CommandLine.Model.CommandSpec::userObject)
                 .filter(ReplayCli.Stack.class::isInstance).map(ReplayCli.Stack.class::cast).findFirst();
         boolean help = chain.stream().anyMatch(c -> c.isUsageHelpRequested() || c.isVersionHelpRequested());
-        if (stack.isEmpty() || help) {
+        if (stack.isEmpty() || help || RUNNING.get() > 0) {
             return new CommandLine.RunLast().execute(parsed);
         }
+        RUNNING.incrementAndGet();
         List<String> path = chain.subList(1, chain.size()).stream().map(CommandLine::getCommandName).toList();
         Instant started = clock.instant();
         int exit = ReplayCli.ENVIRONMENT;
@@ -55,6 +61,7 @@ final class RunRecord {
             failure = e;
             throw e;
         } finally {
+            RUNNING.decrementAndGet();
             Path dir = null;
             try {
                 dir = stack.get().data().resolve(RunResults.DIR);
@@ -69,6 +76,9 @@ final class RunRecord {
     /** The file's content (docs/replay.md, "Results of each run"). */
     static ObjectNode json(List<String> path, String[] args, Instant started, Instant finished, int exit, Throwable failure,
                            Object summary) {
+        // Milliseconds, as the file name has them, so durationMs is exactly finishedAt - startedAt.
+        started = started.truncatedTo(ChronoUnit.MILLIS);
+        finished = finished.truncatedTo(ChronoUnit.MILLIS);
         ObjectNode json = Records.JSON.createObjectNode();
         JsonNode summaryJson = summary == null ? null : Records.JSON.valueToTree(summary);
         json.put("kind", path.get(0));

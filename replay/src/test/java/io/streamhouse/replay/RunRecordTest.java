@@ -3,6 +3,7 @@ package io.streamhouse.replay;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.control.RunResults;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -12,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,13 +40,43 @@ class RunRecordTest {
         assertThat(run.get("command").asText()).isEqualTo("promote");
         assertThat(run.get("arguments")).extracting(JsonNode::asText).containsExactly("promote", "no-such-shadow", "--data", data.toString());
         Instant started = Instant.parse(run.get("startedAt").asText()), finished = Instant.parse(run.get("finishedAt").asText());
-        assertThat(started).isBetween(before.minusMillis(1), finished);
+        assertThat(started).isBetween(before.truncatedTo(java.time.temporal.ChronoUnit.MILLIS), finished);
         assertThat(run.get("durationMs").asLong()).isEqualTo(finished.toEpochMilli() - started.toEpochMilli());
         assertThat(run.get("exitCode").asInt()).isEqualTo(2);
         assertThat(run.get("verdict").asText()).isEqualTo("BAD_INPUT");
         assertThat(run.get("error").asText()).contains("no rebuild or backfill 'no-such-shadow'");
         assertThat(run.get("summary").isNull()).isTrue();
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("replay: no rebuild or backfill");
+    }
+
+    /** A command that, as a drill does for its rebuild check, runs the replay CLI inside itself. */
+    @CommandLine.Command(name = "outer")
+    static final class Outer implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        ReplayCli parent;
+        @CommandLine.Mixin
+        ReplayCli.Stack stack;
+
+        @Override
+        public Integer call() {
+            int inner = ReplayCli.run(new String[]{"promote", "inner-shadow", "--data", stack.data().toString()}, parent.out(), parent.err());
+            parent.summary(Map.of("result", "PASS", "innerExit", inner));
+            return ReplayCli.EQUAL;
+        }
+    }
+
+    @Test
+    void aRunInsideAnotherIsPartOfItsRecordNotOneOfItsOwn(@TempDir Path data) throws Exception {
+        int exit = ReplayCli.run(new String[]{"outer", "--data", data.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), new Outer());
+
+        assertThat(exit).isZero();
+        List<Path> files = RunResults.newestFirst(data.resolve(RunResults.DIR));
+        assertThat(files).hasSize(1);
+        JsonNode run = Records.JSON.readTree(files.get(0).toFile());
+        assertThat(run.get("kind").asText()).isEqualTo("outer");
+        assertThat(run.get("verdict").asText()).isEqualTo("PASS");
+        assertThat(run.get("summary").get("innerExit").asInt()).isEqualTo(ReplayCli.BAD_INPUT);
     }
 
     @Test
