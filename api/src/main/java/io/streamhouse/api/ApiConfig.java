@@ -52,6 +52,13 @@ public interface ApiConfig {
     @WithName("status-file")
     java.util.Optional<java.nio.file.Path> statusFile();
 
+    /**
+     * The stack's run records ({@code <data>/results/}, one JSON file per replay or drill run), which
+     * {@code GET /v1/replay/runs} serves; absent: that route answers 404.
+     */
+    @WithName("results-dir")
+    java.util.Optional<java.nio.file.Path> resultsDir();
+
     /** The lake's query service (deploy/lake-query), which answers {@code POST /v1/sql}. */
     @WithName("lake-query")
     LakeQuery lakeQuery();

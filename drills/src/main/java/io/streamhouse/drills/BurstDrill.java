@@ -176,6 +176,7 @@ final class BurstDrill implements Callable<Integer> {
                     statuses.size(), acknowledged, sendSeconds, acknowledged / Math.max(sendSeconds, 1e-3), sendError, delivery, alerts.read(),
                     alerts.repeated(), detection, rebuild, lake, truth.toString(),
                     DrillSteps.loadAverage(), failures);
+            drill.parent.summary(report);
             if (json) {
                 out.println(Records.JSON.writeValueAsString(report));
             } else {

@@ -129,6 +129,7 @@ abstract class FaultDrill implements Callable<Integer> {
 
             DrillReport report = new DrillReport(scenario.label, failures.isEmpty() ? "PASS" : "FAIL", load, rec, decisions, async,
                     alerts.read(), alerts.repeated(), rebuild, lake, cep, restore, DrillSteps.loadAverage(), failures);
+            drill.parent.summary(report);
             if (options.json) {
                 out.println(Records.JSON.writeValueAsString(report));
             } else {

@@ -174,6 +174,7 @@ final class Backfill extends ShadowRunOptions implements Callable<Integer> {
                     Duration.between(began, Instant.now()).toMillis(), snapshots, stitches, reports);
             Files.createDirectories(record.getParent());
             Records.JSON.writeValue(record.toFile(), summary);
+            parent.summary(summary);
             if (json) {
                 out.println(Records.JSON.writeValueAsString(summary));
             } else {

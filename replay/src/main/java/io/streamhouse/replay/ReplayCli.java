@@ -59,6 +59,7 @@ public final class ReplayCli implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
     private PrintStream out = System.out;
     private PrintStream err = System.err;
+    private volatile Object summary;
 
     @Override
     public Integer call() {
@@ -82,18 +83,26 @@ public final class ReplayCli implements Callable<Integer> {
         cli.setOut(new java.io.PrintWriter(out, true));
         cli.setErr(new java.io.PrintWriter(err, true));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof BadInput) {
-                commandLine.getErr().println("replay: " + e.getMessage());
-                return BAD_INPUT;
-            }
-            if (e instanceof Endpoints.EnvironmentException) {
-                commandLine.getErr().println("replay: " + e.getMessage());
-                return ENVIRONMENT;
-            }
-            commandLine.getErr().println("replay: failed: " + e);
-            return ENVIRONMENT;
+            commandLine.getErr().println(e instanceof BadInput || e instanceof Endpoints.EnvironmentException
+                    ? "replay: " + e.getMessage() : "replay: failed: " + e);
+            return exitCodeOf(e);
         });
+        cli.setExecutionStrategy(parsed -> RunRecord.execute(parsed, args, root, java.time.Clock.systemUTC(), err));
         return cli.execute(args);
+    }
+
+    /** The exit code of a run that threw: 2 for bad input, 3 for anything else. */
+    static int exitCodeOf(Throwable e) {
+        return e instanceof BadInput ? BAD_INPUT : ENVIRONMENT;
+    }
+
+    /** The run's summary as {@code --json} prints it, kept with the run's record ({@link RunRecord}). */
+    public void summary(Object summary) {
+        this.summary = summary;
+    }
+
+    Object summary() {
+        return summary;
     }
 
     public PrintStream out() {
@@ -267,6 +276,7 @@ public final class ReplayCli implements Callable<Integer> {
                 Report.Summary summary = new Report.Summary(shadowId, divergences == 0 ? "EQUAL" : "DIVERGENT", divergences,
                         Duration.between(began, Instant.now()).toMillis(), reports);
                 Records.write(record, summary);
+                parent.summary(summary);
                 if (json) {
                     out.println(Records.JSON.writeValueAsString(summary));
                 } else {
@@ -410,12 +420,21 @@ public final class ReplayCli implements Callable<Integer> {
             }
             String previous = stack.liveServingId();
             Files.writeString(stack.data().resolve(SERVING_ID_FILE), app + "\n");
+            parent.summary(new Promoted(shadowId, "DONE", app, previous));
             parent.out.println("Promoted: the api serves from " + app + " from its next start (was " + previous + ").");
             parent.out.println("It restores the shadow's stores from their changelogs and continues from the shadow's offsets (the cut).");
             parent.out.println("Restart the api now: ./streamhouse restart api (a stopped stack serves it at its next up).");
             parent.out.println("The previous state (" + previous + ") stays until its topics and group are deleted.");
             return EQUAL;
         }
+    }
+
+    /** What promote did, for its run record: the api serves {@code application} from its next start, not {@code previous}. */
+    record Promoted(String shadowId, String result, String application, String previous) {
+    }
+
+    /** What discard deleted, for its run record. */
+    record Discarded(String shadowId, String result, int topics, int consumerGroups) {
     }
 
     /**
@@ -487,6 +506,7 @@ public final class ReplayCli implements Callable<Integer> {
                 }
                 Files.deleteIfExists(record);
                 Files.deleteIfExists(record.resolveSibling(shadowId + ".backfill.json"));
+                parent.summary(new Discarded(shadowId, "DONE", topics.size(), groups.size()));
                 parent.out.printf(Locale.ROOT, "Discarded shadow %s: %d topics, %d consumer groups, its state and record.%n",
                         shadowId, topics.size(), groups.size());
                 return EQUAL;

@@ -67,6 +67,7 @@ final class AppsStep implements StartStep {
         env.putAll(KafkaClientSettings.childEnvironment());
         // The api reads the promoted id (./streamhouse replay promote) from this file at each start, restarts included.
         env.put("STREAMHOUSE_STATUS_FILE", data.resolve(io.streamhouse.control.StatusFile.NAME).toString()); // GET /v1/status
+        env.put("STREAMHOUSE_RESULTS_DIR", data.resolve(io.streamhouse.control.RunResults.DIR).toString()); // GET /v1/replay/runs
         env.put("STREAMHOUSE_SERVING_APPLICATION_ID_FILE", data.resolve(Launcher.SERVING_ID_FILE).toString());
         Launcher.servingApplicationId(data).ifPresent(id ->
                 out.accept("  serving from the promoted application " + id + " (" + data.resolve(Launcher.SERVING_ID_FILE) + ")"));
