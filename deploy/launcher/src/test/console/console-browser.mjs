@@ -173,6 +173,12 @@ try {
     result({ step: 'health', summary: await page.locator('#health-summary').innerText(), components, checks, lag, lake,
              freshness: await page.locator('#freshness-detail').innerText(), maintenance: await page.locator('#maintenance').innerText() });
     await shot(page, 'health', true);
+    // The last rebuilds and drills, as their records say.
+    const file = await ask('run');
+    await page.goto(`${api}/console/#/runs`);
+    await page.waitForSelector(`tr[data-run="${file}"]`);
+    result({ step: 'runs', file, row: await page.locator(`tr[data-run="${file}"]`).innerText(), ...(await planted(page)) });
+    await shot(page, 'runs', true);
     await page.close();
   }
 

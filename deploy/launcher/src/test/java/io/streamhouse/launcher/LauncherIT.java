@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamhouse.control.ChildState;
 import io.streamhouse.control.ChildStatus;
+import io.streamhouse.control.RunResults;
 import io.streamhouse.control.StatusFile;
 import io.streamhouse.loadtests.generator.GeneratorCli;
 import io.streamhouse.loadtests.score.ScoreCli;
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -304,6 +306,20 @@ class LauncherIT {
                     return switch (need) {
                         case "alert" -> alerts.send("console-" + run, "P-console-" + run, "late " + markup, null);
                         case "withdrawal" -> alerts.send("console-" + run + "-w", "P-console-" + run, "withdrawn", "console-" + run);
+                        case "run" -> {
+                            // A drill's record as replay writes it (RunRecord; its own tests cover the writing), with
+                            // markup in a failure: what the Replay & drills view reads through GET /v1/replay/runs.
+                            Instant at = Instant.now().minusSeconds(90);
+                            String record = JSON.writeValueAsString(Map.of("kind", "drill", "command", "drill kill-api",
+                                    "arguments", List.of("drill", "kill-api"), "startedAt", at.toString(),
+                                    "finishedAt", at.plusSeconds(75).toString(), "durationMs", 75_000, "exitCode", 1, "verdict", "FAIL",
+                                    "summary", Map.of("result", "FAIL", "failures", List.of("2 decisions lost " + markup),
+                                            "recovery", Map.of("componentBackAfterMs", 4_200, "answeringAgainAfterMs", 6_900),
+                                            "decisions", Map.of("lost", 2, "conflicting", 0, "identicalDuplicates", 0),
+                                            "rebuild", Map.of("result", "EQUAL", "divergences", 0))));
+                            yield RunResults.write(DATA.resolve(RunResults.DIR), at,
+                                    "drill-kill-api", record).getFileName().toString();
+                        }
                         case "payment" -> {
                             String tx = "console-" + run + "-tx";
                             String outcome = ConsolePayment.authorize(component("ingest").endpoint(),
@@ -330,7 +346,7 @@ class LauncherIT {
         }
         assertThat(nav).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "reviewer", List.of("Live", "Payments", "Parcels", "Vehicles", "Rules"),
-                "ops", List.of("Live", "Parcels", "Vehicles", "Health", "Lineage"),
+                "ops", List.of("Live", "Parcels", "Vehicles", "Health", "Replay & drills", "Lineage"),
                 "rules-admin", List.of("Rules"),
                 "analyst", List.of("SQL"),
                 "payments", List.of("Payments")));
@@ -384,6 +400,10 @@ class LauncherIT {
         assertThat(weight.path("scriptStyleAndPageBytes").asLong()).as("script, style and page").isLessThan(500_000);
         System.out.printf("console: first contentful paint %s ms, script + style + page %d bytes%n",
                 weight.path("firstContentfulPaintMs"), weight.path("scriptStyleAndPageBytes").asLong());
+        JsonNode runs = step(results, "runs");
+        assertThat(runs.path("row").asText()).as("the planted drill record").contains("drill kill-api").contains("FAIL")
+                .contains("decisions lost 2").contains("componentBack 4200 ms").contains("2 decisions lost <img src=x");
+        assertThat(runs.path("pwned").asBoolean() || runs.path("images").asInt() > 0).isFalse();
         JsonNode keys = step(results, "keyboard");
         assertThat(keys.path("startsIn").asText()).as("an opened view takes the focus").isEqualTo("view");
         assertThat(keys.path("reachedParcels").asBoolean() && keys.path("reachedId").asBoolean() && keys.path("skip").asBoolean())
