@@ -11,6 +11,7 @@ import io.streamhouse.platform.junit.QuarkusPlatformResource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.streamhouse.security.Roles;
 import io.streamhouse.security.testing.TestTokens;
@@ -18,6 +19,7 @@ import io.streamhouse.security.testing.TestTokens;
 import static io.restassured.RestAssured.get;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
@@ -109,5 +111,52 @@ class RulesAdminIT {
                 .then().statusCode(400).body("errors[0].field", equalTo("ruleId"));
         get("/v1/rules/it-bad").then().statusCode(404);
         org.assertj.core.api.Assertions.assertThat(ruleSetVersion()).isEqualTo(before);
+    }
+
+    @Test
+    void everyVersionIsListedNewestFirstWithWhoChangedIt() {
+        RequestLog.awaitReady();
+        io.streamhouse.api.Callers.authenticateAs("it-history-admin", Roles.RULES_ADMIN);
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "amount-threshold", "outcome": "REVIEW", "description": "first cut",
+                         "parameters": {"threshold": "1000.00", "currency": "EUR"}, "expectedVersion": 0}""")
+                .put("/v1/rules/it-history").then().statusCode(202);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                get("/v1/rules/it-history").then().statusCode(200).body("version", equalTo(1)));
+        given().contentType(ContentType.JSON).body("""
+                        {"kind": "amount-threshold", "outcome": "BLOCK", "weight": 2.5, "enabled": false,
+                         "parameters": {"threshold": "500.00", "currency": "EUR"}, "expectedVersion": 1}""")
+                .put("/v1/rules/it-history").then().statusCode(202);
+
+        // Read by a reviewer, who did not write them.
+        io.streamhouse.api.Callers.authenticateAs("it-history-reviewer", Roles.REVIEWER);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> get("/v1/rules/it-history/versions").then()
+                .statusCode(200)
+                .body("ruleId", equalTo("it-history"))
+                .body("inForce", equalTo(2))
+                .body("versions.version", contains(2, 1)));
+        get("/v1/rules/it-history/versions").then().statusCode(200)
+                .body("versions.changedBy", contains("it-history-admin", "it-history-admin"))
+                .body("versions[0].changedByRoles", hasItem(Roles.RULES_ADMIN))
+                .body("versions.channel", contains("http", "http"))
+                .body("versions.inAuditTrail", contains(true, true))
+                .body("versions.inForce", contains(true, false))
+                .body("versions.outcome", contains("BLOCK", "REVIEW"))
+                .body("versions.enabled", contains(false, true))
+                .body("versions.weight", contains(2.5f, 1.0f))
+                .body("versions.parameters.threshold", contains("500.00", "1000.00"))
+                .body("versions.description", contains(null, "first cut"))
+                .body("versions.truncated", contains(List.of(), List.of()))
+                .body("versions[0].changedAt", not(equalTo(null)))
+                .body("freshness.servedBy", not(equalTo(null)));
+
+        // The built-in rules are audited as written by the system when first published.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> get("/v1/rules/large-amount-review/versions").then()
+                .statusCode(200).body("versions.findAll { it.version == 1 }.changedBy", contains("system:rules-bootstrap"))
+                .body("versions.findAll { it.version == 1 }.channel", contains("bootstrap")));
+
+        get("/v1/rules/it-never-defined/versions").then().statusCode(404).contentType("application/problem+json");
+        get("/v1/rules/Not_An_Id/versions").then().statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", equalTo("ruleId"));
     }
 }
