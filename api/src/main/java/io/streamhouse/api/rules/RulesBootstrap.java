@@ -7,6 +7,9 @@ import io.streamhouse.api.ApiConfig;
 import io.streamhouse.domain.decision.DefaultRules;
 import io.streamhouse.domain.event.RuleDefinition;
 import io.streamhouse.domain.topic.Topics;
+import io.streamhouse.domain.event.AuditAction;
+import io.streamhouse.domain.event.AuditOutcome;
+import io.streamhouse.security.audit.AuditTrail;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -26,13 +29,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * Publishes the built-in rule definitions to the rules topic for every rule id the topic does not hold yet.
  * A rule that already has a version (built-in or published by an operator) is never overwritten, so restarts and
- * several instances starting at once are harmless (they would write the same version 1).
+ * several instances starting at once are harmless (they would write the same version 1). Each version written is
+ * audited as a rule change by the system actor {@value #ACTOR} on channel {@value #CHANNEL}, so a rule's history
+ * starts at its built-in version.
  */
 @ApplicationScoped
 public class RulesBootstrap {
     private static final Logger LOG = Logger.getLogger(RulesBootstrap.class);
+    /** The audit subject of the built-in versions. */
+    public static final String ACTOR = "system:rules-bootstrap";
+    public static final String CHANNEL = "bootstrap";
 
-    void onStart(@Observes StartupEvent event, ApiConfig config, RulePublisher publisher) {
+    void onStart(@Observes StartupEvent event, ApiConfig config, RulePublisher publisher, AuditTrail audit) {
         Set<String> present = presentRuleIds(config.kafka().bootstrapServers());
         List<RuleDefinition> missing = DefaultRules.definitions().stream()
                 .filter(d -> !present.contains(d.getRuleId())).toList();
@@ -40,7 +48,16 @@ public class RulesBootstrap {
             LOG.infof("Rules topic already holds %d rule(s); no built-in rule published", present.size());
             return;
         }
-        missing.forEach(publisher::publish);
+        var caller = new AuditTrail.Caller(ACTOR, List.of(), null, null);
+        for (RuleDefinition d : missing) {
+            publisher.publish(d);
+            try {
+                audit.record(caller, new AuditTrail.Entry(AuditAction.RULE_CHANGED, "rule", d.getRuleId(),
+                        RuleAuditDetails.of(d), CHANNEL, AuditOutcome.SUCCESS, null, null), true);
+            } catch (AuditTrail.Unaudited e) {
+                // Logged in full by the trail; the rule is in force, only its history lacks this version.
+            }
+        }
         LOG.infof("Published built-in rules %s", missing.stream().map(RuleDefinition::getRuleId).toList());
     }
 

@@ -15,6 +15,11 @@ import io.streamhouse.domain.events.Envelopes;
 import io.streamhouse.domain.events.EventTypes;
 import io.streamhouse.domain.event.AuditAction;
 import io.streamhouse.security.audit.AuditTrail;
+import io.streamhouse.api.serving.KeyRouter;
+import io.streamhouse.api.serving.Lookup;
+import io.streamhouse.api.serving.ServingStreams;
+import io.streamhouse.domain.state.RuleHistory;
+import io.streamhouse.projections.serving.ServingStores;
 import jakarta.ws.rs.Consumes;
 import io.streamhouse.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -56,9 +61,12 @@ public class RulesResource {
     private final ObjectMapper json;
     private final Clock clock;
     private final AuditTrail audit;
+    private final ServingStreams serving;
 
-    public RulesResource(RuleBook book, RulePublisher publisher, ObjectMapper json, Clock clock, AuditTrail audit) {
+    public RulesResource(RuleBook book, RulePublisher publisher, ObjectMapper json, Clock clock, AuditTrail audit,
+                         ServingStreams serving) {
         this.audit = audit;
+        this.serving = serving;
         this.book = book;
         this.publisher = publisher;
         this.json = json;
@@ -92,15 +100,57 @@ public class RulesResource {
         }
     }
 
+    /**
+     * Every version of the rule the audit trail records, newest first, with who wrote it, and the version in force
+     * here ({@link RuleVersionsView}). The history lives in the serving app's store {@link ServingStores#RULE_HISTORY},
+     * asked wherever the rule's partition is held ({@code KeyRouter}); it trails a PUT by the audit write plus a commit
+     * interval or two.
+     */
+    @GET
+    @RolesAllowed({Roles.RULES_ADMIN, Roles.REVIEWER})
+    @Path("/{ruleId}/versions")
+    public Response versions(@PathParam("ruleId") String ruleId) {
+        Response invalid = invalidRuleId(ruleId);
+        if (invalid != null) {
+            return invalid;
+        }
+        RuleDefinition inForce;
+        try {
+            inForce = book.current(ruleId).orElse(null);
+        } catch (InvalidStateStoreException e) {
+            return Problems.notReady("the rules store", "rebalancing or starting");
+        }
+        KeyRouter router = serving.router();
+        if (!serving.enabled() || router == null) {
+            return Problems.notReady("the rules' history", serving.enabled() ? "starting" : "serving projections disabled");
+        }
+        Lookup<RuleHistory> history = router.lookup(ServingStores.RULE_HISTORY, ruleId, null, RuleHistory.class);
+        RuleVersionsView view;
+        if (history instanceof Lookup.Found<RuleHistory> found) {
+            view = RuleVersionsView.of(ruleId, inForce, found.value(), found.freshness());
+        } else if (history instanceof Lookup.NotFound<RuleHistory> none) {
+            view = RuleVersionsView.of(ruleId, inForce, null, none.freshness());
+        } else {
+            return Problems.notReady("the rules' history", ((Lookup.Unavailable<RuleHistory>) history).reason());
+        }
+        if (view.versions().isEmpty()) {
+            return Problems.of(404, "No such rule", "no rule '" + ruleId + "' is defined");
+        }
+        return Response.ok(view).build();
+    }
+
     @PUT
     @RolesAllowed(Roles.RULES_ADMIN)
     @Path("/{ruleId}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response put(@PathParam("ruleId") String ruleId, String raw) {
-        return audit.http(AuditAction.RULE_CHANGED, "rule", ruleId, Map.of(), true, () -> publish(ruleId, raw));
+        // Filled with the definition once it is published: the audit event then carries what was written.
+        Map<String, String> written = new LinkedHashMap<>();
+        return audit.http(AuditAction.RULE_CHANGED, "rule", ruleId, written, true, () -> publish(ruleId, raw, written));
     }
 
-    private Response publish(String ruleId, String raw) {
+    /** The 400 problem of a rule id the rules topic may not hold as a key; null for a good one. */
+    private static Response invalidRuleId(String ruleId) {
         if (!RULE_ID.matcher(ruleId).matches()) {
             return Problems.of(400, "Invalid rule", "ruleId must be 1-64 lower-case letters, digits or '-'",
                     List.of(new FieldError("ruleId", "must be 1-64 lower-case letters, digits or '-'")));
@@ -109,6 +159,14 @@ public class RulesResource {
             // The rule's key on the rules topic: refused rather than masked (docs/pii.md).
             return Problems.of(400, "Invalid rule", "ruleId must not hold a card number",
                     List.of(new FieldError("ruleId", "must not hold a card number")));
+        }
+        return null;
+    }
+
+    private Response publish(String ruleId, String raw, Map<String, String> written) {
+        Response invalid = invalidRuleId(ruleId);
+        if (invalid != null) {
+            return invalid;
         }
         JsonNode body;
         try {
@@ -206,6 +264,7 @@ public class RulesResource {
             return Problems.of(400, "Invalid rule", e.getMessage(), List.of(new FieldError(e.field(), message)));
         }
         publisher.publish(definition);
+        written.putAll(RuleAuditDetails.of(definition));
         return Response.accepted(RuleView.of(definition)).build();
     }
 

@@ -51,7 +51,7 @@ public final class InternalAnswers {
     /** The stores looked up by key (all but the feed). */
     static final class ServingStreamsStores {
         static final Set<String> KEYED = Set.of(ServingStores.PARCEL_TRACKING, ServingStores.VEHICLE_HEALTH,
-                ServingStores.SUBJECT_ALERTS, ServingStores.CUSTOMER_STATE);
+                ServingStores.SUBJECT_ALERTS, ServingStores.CUSTOMER_STATE, ServingStores.RULE_HISTORY);
 
         private ServingStreamsStores() {
         }

@@ -10,6 +10,7 @@ import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.lineage.LineageRun;
 import io.streamhouse.projections.serving.OpenStores;
+import io.streamhouse.projections.serving.RuleHistoryTopology;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
 import io.streamhouse.projections.serving.StateLayout;
@@ -137,13 +138,14 @@ public class ServingStreams {
     }
 
     /**
-     * The serving topology with the tracing processor wrapper: a scan, reading or alert is folded into its projection
+     * The serving topology and the rules' history ({@link RuleHistoryTopology}) with the tracing processor wrapper: a scan, reading or alert is folded into its projection
      * inside the trace its headers carry (the ingest request's), and the changelog writes it causes join that trace.
      */
     public static Topology tracedTopology(ServingTopology.Config topologyConfig, TopicSerdes serdes, OpenStores openStores,
                                           OpenTelemetry openTelemetry, Properties props) {
         StreamsBuilder builder = KafkaTracing.streamsBuilder(openTelemetry, props);
         ServingTopology.addTo(builder, topologyConfig, serdes, openStores);
+        RuleHistoryTopology.addTo(builder, serdes, topologyConfig.outputs(), openStores);
         return builder.build();
     }
 
@@ -233,7 +235,8 @@ public class ServingStreams {
                 ServingStores.VEHICLE_HEALTH, Topics.VEHICLE_TELEMETRY.partitions(),
                 ServingStores.SUBJECT_ALERTS, Topics.FRAUD_ALERTS.partitions(),
                 ServingStores.ALERT_FEED, Topics.FRAUD_ALERTS.partitions(),
-                ServingStores.CUSTOMER_STATE, Topics.CUSTOMERS.partitions());
+                ServingStores.CUSTOMER_STATE, Topics.CUSTOMERS.partitions(),
+                ServingStores.RULE_HISTORY, RuleHistoryTopology.PARTITIONS);
     }
 
     /** Null until the HTTP server has started. */

@@ -99,7 +99,9 @@ public final class KafkaAcls {
                     .write(Topics.TRANSACTION_DECISIONS, Topics.TRANSACTION_DECISION_REPLIES, Topics.FRAUD_ALERTS, Topics.LINEAGE_EVENTS)
                     .streamsApp(DECISIONS_APP);
             case SERVING -> g.read(Topics.PARCEL_SCANS, Topics.VEHICLE_TELEMETRY, Topics.FRAUD_ALERTS, Topics.PARCEL_ALERTS,
-                            Topics.MAINTENANCE_ALERTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.TRANSACTION_DECISIONS)
+                            Topics.MAINTENANCE_ALERTS, Topics.CUSTOMERS, Topics.ORDERS, Topics.TRANSACTION_DECISIONS,
+                            // The rules' history (RuleHistoryTopology): read only, the api alone writes the trail.
+                            Topics.AUDIT_EVENTS)
                     .write(Topics.CUSTOMER_PROFILES, Topics.LINEAGE_EVENTS)
                     // A promoted shadow (replay promote) serves under <app>-shadow-<id>: the same prefix.
                     .streamsApp(SERVING_APP);

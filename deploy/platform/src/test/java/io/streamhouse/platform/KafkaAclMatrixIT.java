@@ -113,8 +113,8 @@ class KafkaAclMatrixIT {
                 // the decision app: decisions and review-outcome alerts
                 allowed(DECISIONS, Topics.TRANSACTION_DECISIONS.name()), allowed(DECISIONS, Topics.FRAUD_ALERTS.name()),
                 denied(DECISIONS, Topics.RULES.name()), denied(DECISIONS, Topics.TRANSACTION_REQUESTS.name()),
-                // the serving app: profiles only; it cannot write rules
-                allowed(SERVING, Topics.CUSTOMER_PROFILES.name()),
+                // the serving app: profiles only; it cannot write rules nor the audit trail it reads
+                allowed(SERVING, Topics.CUSTOMER_PROFILES.name()), denied(SERVING, Topics.AUDIT_EVENTS.name()),
                 denied(SERVING, Topics.RULES.name()), denied(SERVING, Topics.TRANSACTION_DECISIONS.name()),
                 // the api's request path: rules, reviews, audit
                 allowed(API, Topics.RULES.name()), allowed(API, Topics.REVIEW_OUTCOMES.name()),
@@ -138,7 +138,8 @@ class KafkaAclMatrixIT {
                 allowed(DECISIONS, Topics.TRANSACTION_REQUESTS.name()), allowed(DECISIONS, Topics.CUSTOMERS.name()),
                 denied(DECISIONS, Topics.AUDIT_EVENTS.name()),
                 allowed(SERVING, Topics.TRANSACTION_DECISIONS.name()), allowed(SERVING, Topics.PARCEL_SCANS.name()),
-                denied(SERVING, Topics.TRANSACTION_REQUESTS.name()), denied(SERVING, Topics.AUDIT_EVENTS.name()),
+                // the rules' history reads the audit trail
+                denied(SERVING, Topics.TRANSACTION_REQUESTS.name()), allowed(SERVING, Topics.AUDIT_EVENTS.name()),
                 allowed(API, Topics.FRAUD_ALERTS.name()), allowed(API, Topics.RULES.name()),
                 denied(API, Topics.TRANSACTION_REQUESTS.name()), denied(API, Topics.CUSTOMERS.name()),
                 allowed(CDC_NORMALISER, Topics.CDC_SHOP_CHANGES.name()), denied(CDC_NORMALISER, Topics.TRANSACTION_REQUESTS.name()),

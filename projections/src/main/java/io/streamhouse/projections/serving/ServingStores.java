@@ -27,8 +27,12 @@ public final class ServingStores {
     /** Customer profiles folded from the customer change events, keyed by customer id (feeds {@code shop.customers.profiles}). */
     public static final String CUSTOMER_PROFILES = "customer-profiles";
 
+    /** Versioned, by rule id: {@code RuleHistory}, every version of a rule from the audit trail ({@link RuleHistoryTopology}). */
+    public static final String RULE_HISTORY = "rule-history";
+
     /** Repartition topics (suffixes; Streams prefixes them with the application id). */
     public static final String CUSTOMER_ORDERS_REPARTITION = "customer-orders";
+    public static final String RULE_HISTORY_REPARTITION = "rule-history-by-rule";
     public static final String CUSTOMER_DECISIONS_REPARTITION = "customer-decisions";
 
     /** How far back {@code asOf} reaches by default: older versions are dropped from the versioned stores. */
@@ -48,7 +52,8 @@ public final class ServingStores {
             SUBJECT_ALERTS, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
             ALERT_FEED, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
             CUSTOMER_STATE, List.of("shop.customers", CUSTOMER_ORDERS_REPARTITION + "-repartition",
-                    CUSTOMER_DECISIONS_REPARTITION + "-repartition"));
+                    CUSTOMER_DECISIONS_REPARTITION + "-repartition"),
+            RULE_HISTORY, List.of(RULE_HISTORY_REPARTITION + "-repartition"));
 
     private ServingStores() {
     }

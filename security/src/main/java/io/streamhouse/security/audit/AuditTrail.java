@@ -52,6 +52,8 @@ public class AuditTrail {
     /** How long a write waits for its audit event (the producer's delivery timeout is shorter). */
     public static final Duration WRITE_TIMEOUT = Duration.ofSeconds(15);
     public static final String ANONYMOUS = "anonymous";
+    /** Longest value of a detail; a longer one is cut ({@link Redaction#clean(String, int)}). */
+    public static final int DETAIL_LENGTH = 200;
     private static final Logger LOG = Logger.getLogger(AuditTrail.class);
 
     /** Who and from where: the verified identity (or anonymous) and the connection. */
@@ -196,7 +198,7 @@ public class AuditTrail {
     AuditEvent event(Caller caller, Entry entry) {
         var now = clock.instant();
         Map<String, String> details = new LinkedHashMap<>();
-        entry.details().forEach((k, v) -> details.put(k, Redaction.clean(v, 200)));
+        entry.details().forEach((k, v) -> details.put(k, Redaction.clean(v, DETAIL_LENGTH)));
         return AuditEvent.newBuilder()
                 .setEnvelope(Envelopes.create(UUID.randomUUID().toString(), Redaction.clean(caller.key(), 200), now, now,
                         service, EventTypes.versionOf(AuditEvent.class), null))
