@@ -75,6 +75,7 @@ try {
     const decisionRow = page.locator(`#decisions tr[data-transaction="${tx}"]`);
     await decisionRow.waitFor({ timeout: 30000 });
     result({ step: 'decision', tx, row: await decisionRow.innerText() });
+    await page.locator('#decisions').scrollIntoViewIfNeeded();
     await shot(page, 'live-decision', true);
     await decisionRow.locator('a').click();
     await page.waitForSelector('#card-activity tbody tr');
@@ -147,6 +148,7 @@ try {
              row: await page.locator(`#rule-versions tr[data-version="${newest}"]`).innerText(),
              diff: await page.locator('#rule-diff').innerText(),
              changed: await page.$$eval('#rule-diff tr.changed td:first-child', cells => cells.map(c => c.textContent)) });
+    await page.locator('#rule-versions').scrollIntoViewIfNeeded();
     await shot(page, 'rules-versions', true);
     await page.goto(`${api}/console/#/rules/large-amount-review`);
     await page.waitForSelector('#rule-json');
@@ -178,7 +180,7 @@ try {
     await page.goto(`${api}/console/#/runs`);
     await page.waitForSelector(`tr[data-run="${file}"]`);
     result({ step: 'runs', file, row: await page.locator(`tr[data-run="${file}"]`).innerText(), ...(await planted(page)) });
-    await shot(page, 'runs', true);
+    await shot(page, 'runs');
     await page.close();
   }
 

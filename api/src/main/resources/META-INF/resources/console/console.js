@@ -493,7 +493,9 @@ async function renderPayment(args) {
     reviewer && decision.outcome === 'REVIEW' ? reviewForm(id) : null,
     activity ? el('div', { class: 'card', id: 'card-activity' }, el('h2', {}, 'The card\'s recent activity'), cardActivity(activity, id)) : null,
     el('div', { class: 'card' }, el('h2', {}, 'Explanation'),
-      explanation instanceof Error ? problemBox(explanation) : el('pre', {}, JSON.stringify(explanation, null, 2))));
+      explanation instanceof Error ? problemBox(explanation) : el('div', {}, el('p', { id: 'explanation-summary' }, explanation.summary ?? ''),
+        el('details', {}, el('summary', {}, 'The whole explanation (each rule as it is now, the transactions that counted, the alerts read)'),
+          el('pre', {}, JSON.stringify(explanation, null, 2))))));
 }
 
 function cardActivity(activity, current) {
@@ -738,7 +740,7 @@ async function renderHealth() {
     el('div', { class: 'card' }, el('h2', {}, 'Components'), table(['component', 'state', 'pid', 'restarts', 'last exit', 'since', 'endpoint'], components)),
     el('div', { class: 'card' }, el('h2', {}, 'Inside the components'), table(['check', 'component', 'verdict', 'what it found'], checks)),
     el('div', { class: 'card' }, el('h2', {}, 'Consumer lag per processor'),
-      table(['processor', 'group', 'records behind', 'oldest unread', 'per topic'], lagRows), trend),
+      table(['processor', 'group', 'records behind', 'oldest unread', 'trend', 'per topic'], lagRows), trend),
     el('div', { class: 'grid2' },
       el('div', { class: 'card' }, el('h2', {}, 'Serving freshness'), freshness),
       el('div', { class: 'card' }, el('h2', {}, 'Lake maintenance'), maintenance)),
@@ -770,10 +772,10 @@ async function renderHealth() {
         const perTopic = Object.entries(l.perTopic ?? {}).filter(([, n]) => n > 0).map(([t, n]) => t + ' ' + n).join(', ');
         return el('tr', { 'data-processor': l.processor },
           el('td', {}, l.processor), el('td', {}, l.group ?? ''), el('td', {}, l.records ?? 'unknown'),
-          el('td', {}, l.unknown && l.seconds == null ? 'unknown (' + l.unknown + ')' : seconds(l.seconds)), el('td', {}, perTopic || '—'));
+          el('td', {}, l.unknown && l.seconds == null ? 'unknown (' + l.unknown + ')' : seconds(l.seconds)),
+          el('td', {}, trends.has(l.processor) ? sparkline(trends.get(l.processor), 'records') : '—'), el('td', {}, perTopic || '—'));
       }));
-      trend.replaceChildren(...(trends.size ? [...trends].map(([name, points]) => el('div', {}, el('h3', {}, name), sparkline(points)))
-        : [el('p', { class: 'muted' }, 'No processor has reported its lag yet.')]));
+      trend.replaceChildren(el('p', { class: 'muted' }, 'Trend: records behind, read every 5 s while this view is open.'));
       const f = status.freshness;
       freshness.replaceChildren(f ? el('div', {},
         el('p', {}, f.ready == null ? 'Readiness unknown' : f.ready ? 'Every api instance ready' : 'An api instance is NOT ready',
@@ -799,17 +801,18 @@ async function renderHealth() {
   await refresh();
 }
 
-/** Points [time, value] as a line over time, with the newest value written beside it. */
-function sparkline(points) {
-  const W = 520, H = 80, pad = 4;
+/** Points [time, value] as a small line over time, with the newest and highest values beside it. */
+function sparkline(points, unit) {
+  const W = 120, H = 24, pad = 2;
   const t0 = points[0][0], t1 = Math.max(points[points.length - 1][0], t0 + 1);
   const max = Math.max(1, ...points.map(p => p[1]));
-  const path = points.map(([t, v], i) => (i ? 'L' : 'M') + (pad + (t - t0) / (t1 - t0) * (W - 2 * pad)).toFixed(1)
-    + ',' + (H - pad - v / max * (H - 2 * pad)).toFixed(1)).join(' ');
+  const at = ([t, v]) => (pad + (t - t0) / (t1 - t0) * (W - 2 * pad)).toFixed(1) + ',' + (H - pad - v / max * (H - 2 * pad)).toFixed(1);
+  const path = points.length > 1 ? points.map((p, i) => (i ? 'L' : 'M') + at(p)).join(' ') : 'M' + at([t0, points[0][1]]) + ' h' + (W - 2 * pad);
   const last = points[points.length - 1][1];
-  return el('div', {}, svg('svg', { class: 'map trend', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `lag, newest ${last} records` },
-    svg('path', { d: path, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 2 })),
-    el('p', { class: 'muted' }, 'now ' + last + ' records behind; highest shown ' + max + ' (' + points.length + ' readings, every 5 s while this view is open)'));
+  return el('span', { class: 'trend' }, svg('svg', { class: 'spark', viewBox: `0 0 ${W} ${H}`, role: 'img',
+      'aria-label': `${last} ${unit} now, highest ${max} over ${points.length} readings` },
+    svg('path', { d: path, fill: 'none', stroke: '#1f5fbf', 'stroke-width': 1.5 })),
+    el('span', { class: 'muted' }, ' max ' + max));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -19,9 +19,12 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -213,55 +216,73 @@ final class ProcessorLag {
                 return unknown;
             }
         }
-        Map<TopicPartition, Long> heads = new HashMap<>();
-        committed.values().forEach(c -> lagging(ends, c).forEach((tp, offset) -> heads.merge(tp, offset, Math::min)));
-        Map<TopicPartition, Long> timestamps = new HashMap<>();
-        if (!heads.isEmpty()) {
-            Set<TopicPartition> onlyMarkers = headTimestamps(consumer, heads, ends, deadline, timestamps);
-            // Past the lowest committed offset there were only transaction markers or aborted records: nothing to consume.
-            onlyMarkers.forEach(tp -> ends.put(tp, heads.get(tp)));
-        }
+        // Every group's committed offset of each lagging partition: two groups reading one topic are at different offsets.
+        Map<TopicPartition, NavigableSet<Long>> heads = new HashMap<>();
+        committed.values().forEach(c -> lagging(ends, c).forEach((tp, offset) -> heads.computeIfAbsent(tp, k -> new TreeSet<>()).add(offset)));
+        Map<TopicPartition, NavigableMap<Long, Long>> timestamps = new HashMap<>();
+        Map<TopicPartition, Long> markersFrom = heads.isEmpty() ? Map.of() : headTimestamps(consumer, heads, ends, deadline, timestamps);
         List<Entry> entries = new ArrayList<>();
         for (Processor p : processors) {
             if (failed.containsKey(p.group())) {
                 entries.add(Entry.unknown(p, failed.get(p.group())));
             } else {
                 Map<TopicPartition, Long> own = new HashMap<>();
-                Map<TopicPartition, Long> c = committed.get(p.group());
-                // Two groups can share a partition at different offsets: the timestamp read is the lower offset's.
-                lagging(ends, c).forEach((tp, offset) -> {
-                    if (heads.get(tp).equals(offset) && timestamps.containsKey(tp)) {
-                        own.put(tp, timestamps.get(tp));
+                Map<TopicPartition, Long> ownEnds = new HashMap<>(ends);
+                lagging(ends, committed.get(p.group())).forEach((tp, offset) -> {
+                    Long ts = timestamps.getOrDefault(tp, new TreeMap<>()).get(offset);
+                    if (ts != null) {
+                        own.put(tp, ts);
+                    } else if (markersFrom.containsKey(tp) && offset >= markersFrom.get(tp)) {
+                        // Past this group's offset there were only transaction markers or aborted records: nothing to consume.
+                        ownEnds.put(tp, offset);
                     }
                 });
-                entries.add(of(p, ends, c, own, now));
+                entries.add(of(p, ownEnds, committed.get(p.group()), own, now));
             }
         }
         return entries;
     }
 
     /**
-     * Puts into {@code found} the timestamp of the record at each offset of {@code at} (or of the first committed one
-     * after it), as many as the deadline allows; returns the partitions whose read_committed position reached their
-     * end without a record (only transaction markers or aborted records were left).
+     * Puts into {@code found} the timestamp of the record at each wanted offset of {@code at} (or of the first committed
+     * one after it), as many as the deadline allows, reading each partition once from its lowest wanted offset; returns,
+     * per partition whose read_committed position reached its end with wanted offsets left, the lowest of them: past
+     * it there were only transaction markers or aborted records.
      */
-    static Set<TopicPartition> headTimestamps(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer, Map<TopicPartition, Long> at,
-                                              Map<TopicPartition, Long> ends, Instant deadline, Map<TopicPartition, Long> found) {
-        Set<TopicPartition> onlyMarkers = new HashSet<>();
+    static Map<TopicPartition, Long> headTimestamps(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+                                                    Map<TopicPartition, NavigableSet<Long>> at, Map<TopicPartition, Long> ends,
+                                                    Instant deadline, Map<TopicPartition, NavigableMap<Long, Long>> found) {
+        Map<TopicPartition, Long> markersFrom = new HashMap<>();
+        Set<TopicPartition> done = new HashSet<>();
         consumer.assign(at.keySet());
-        at.forEach(consumer::seek);
+        at.forEach((tp, offsets) -> consumer.seek(tp, offsets.first()));
         try {
-            while (found.size() + onlyMarkers.size() < at.size() && remaining(deadline) > 0) {
+            while (done.size() < at.size() && remaining(deadline) > 0) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(Math.min(500, remaining(deadline))))) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    if (!found.containsKey(tp) && at.containsKey(tp)) {
-                        found.put(tp, r.timestamp());
+                    if (done.contains(tp) || !at.containsKey(tp)) {
+                        continue;
+                    }
+                    NavigableMap<Long, Long> got = found.computeIfAbsent(tp, k -> new TreeMap<>());
+                    for (long wanted : at.get(tp).headSet(r.offset(), true)) {
+                        got.putIfAbsent(wanted, r.timestamp());
+                    }
+                    if (got.size() == at.get(tp).size()) {
+                        done.add(tp);
                         consumer.pause(List.of(tp));
+                    } else {
+                        // The next wanted offset may be far ahead (another group): skip there rather than read up to it.
+                        long next = at.get(tp).higher(r.offset());
+                        if (next > r.offset() + 1) {
+                            consumer.seek(tp, next);
+                        }
                     }
                 }
                 for (TopicPartition tp : at.keySet()) {
-                    if (!found.containsKey(tp) && !onlyMarkers.contains(tp) && positionReached(consumer, tp, ends.get(tp))) {
-                        onlyMarkers.add(tp);
+                    if (!done.contains(tp) && positionReached(consumer, tp, ends.get(tp))) {
+                        NavigableMap<Long, Long> got = found.getOrDefault(tp, new TreeMap<>());
+                        at.get(tp).stream().filter(o -> !got.containsKey(o)).findFirst().ifPresent(o -> markersFrom.put(tp, o));
+                        done.add(tp);
                         consumer.pause(List.of(tp));
                     }
                 }
@@ -269,7 +290,7 @@ final class ProcessorLag {
         } finally {
             consumer.assign(List.of());
         }
-        return onlyMarkers;
+        return markersFrom;
     }
 
     /** Whether the consumer's position on {@code tp} is at {@code end}; false while a seek is not validated yet. */

@@ -4,6 +4,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -69,14 +70,33 @@ class ProcessorLagTest {
             consumer.addRecord(record(SCANS0, 101, secondsAgo(1)));
             consumer.seek(ORDERS0, 8); // a transaction marker at 7: the position passes it, no record comes
         });
-        var found = new java.util.HashMap<TopicPartition, Long>();
+        var found = new java.util.HashMap<TopicPartition, java.util.NavigableMap<Long, Long>>();
 
-        var onlyMarkers = ProcessorLag.headTimestamps(consumer, Map.of(SCANS0, 100L, ORDERS0, 7L),
-                Map.of(SCANS0, 120L, ORDERS0, 8L), Instant.now().plusSeconds(5), found);
+        var markersFrom = ProcessorLag.headTimestamps(consumer, Map.of(SCANS0, new java.util.TreeSet<>(List.of(100L)),
+                ORDERS0, new java.util.TreeSet<>(List.of(7L))), Map.of(SCANS0, 120L, ORDERS0, 8L), Instant.now().plusSeconds(5), found);
 
-        assertThat(found).containsExactly(Map.entry(SCANS0, secondsAgo(3)));
-        assertThat(onlyMarkers).containsExactly(ORDERS0);
+        assertThat(found).containsExactly(Map.entry(SCANS0, new java.util.TreeMap<>(Map.of(100L, secondsAgo(3)))));
+        assertThat(markersFrom).containsExactly(Map.entry(ORDERS0, 7L));
         assertThat(consumer.assignment()).as("nothing left assigned between polls").isEmpty();
+    }
+
+    @Test
+    void twoGroupsOnOnePartitionEachGetTheirOwnOldestUnreadRecord() {
+        var consumer = new org.apache.kafka.clients.consumer.MockConsumer<byte[], byte[]>("earliest");
+        consumer.updateBeginningOffsets(Map.of(SCANS0, 0L));
+        consumer.schedulePollTask(() -> {
+            consumer.addRecord(record(SCANS0, 40, secondsAgo(30)));
+            consumer.addRecord(record(SCANS0, 41, secondsAgo(29)));
+        });
+        consumer.schedulePollTask(() -> consumer.addRecord(record(SCANS0, 100, secondsAgo(2))));
+        var found = new java.util.HashMap<TopicPartition, java.util.NavigableMap<Long, Long>>();
+
+        var markersFrom = ProcessorLag.headTimestamps(consumer, Map.of(SCANS0, new java.util.TreeSet<>(List.of(40L, 100L))),
+                Map.of(SCANS0, 120L), Instant.now().plusSeconds(5), found);
+
+        assertThat(found.get(SCANS0)).as("the lake sink at 40, serving at 100").containsExactly(
+                Map.entry(40L, secondsAgo(30)), Map.entry(100L, secondsAgo(2)));
+        assertThat(markersFrom).isEmpty();
     }
 
     private static org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, long timestamp) {
