@@ -174,6 +174,7 @@ try {
     const lake = await page.$$eval('#lake tr', rows => rows.map(r => [...r.cells].map(c => c.textContent)));
     result({ step: 'health', summary: await page.locator('#health-summary').innerText(), components, checks, lag, lake,
              freshness: await page.locator('#freshness-detail').innerText(), maintenance: await page.locator('#maintenance').innerText() });
+    await page.locator('#lag').scrollIntoViewIfNeeded();
     await shot(page, 'health', true);
     // The last rebuilds and drills, as their records say.
     const file = await ask('run');
@@ -181,6 +182,22 @@ try {
     await page.waitForSelector(`tr[data-run="${file}"]`);
     result({ step: 'runs', file, row: await page.locator(`tr[data-run="${file}"]`).innerText(), ...(await planted(page)) });
     await shot(page, 'runs');
+    await page.close();
+  }
+
+  // 5b. Snapshot SQL (analyst): the answer with the Iceberg snapshot and Kafka offsets it was read at.
+  {
+    const page = await newPage();
+    await page.goto(signIn('analyst'));
+    await page.waitForSelector('#sql');
+    await page.fill('#sql', 'SELECT outcome, COUNT(*) AS decisions FROM lake.streamhouse.payments_transactions_decisions GROUP BY outcome');
+    const [answer] = await Promise.all([page.waitForResponse(r => r.url().endsWith('/v1/sql'), { timeout: 60000 }),
+      page.click('form button[type=submit]')]);
+    // The snapshot id as the api wrote it (a 64-bit number: more digits than a JavaScript number holds exactly).
+    const snapshotId = ((await answer.text()).match(/"snapshotId"\s*:\s*"?(-?\d+)/) ?? [])[1] ?? null;
+    await page.waitForSelector('#sql-read-at, #sql-result .problem', { timeout: 60000 });
+    result({ step: 'sql', snapshotId, readAt: await page.locator('#sql-result').innerText(), address: page.url().replace(/^.*#/, '#') });
+    await shot(page, 'sql');
     await page.close();
   }
 

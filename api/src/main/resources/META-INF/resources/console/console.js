@@ -157,12 +157,40 @@ async function api(path, options = {}) {
     throw new ProblemError(401, { title: 'Not signed in', detail: 'sign in again' });
   }
   const type = response.headers.get('Content-Type') ?? '';
-  const body = type.includes('json') ? await response.json().catch(() => null) : await response.text();
+  const body = type.includes('json') ? await response.text().then(parseJson).catch(() => null) : await response.text();
   if (!response.ok) {
     if (response.status >= 502 && response.status <= 504 && !type.includes('problem')) throw new ApiDown('HTTP ' + response.status);
     throw new ProblemError(response.status, typeof body === 'object' && body ? body : { title: 'HTTP ' + response.status, detail: String(body ?? '') });
   }
   return body;
+}
+
+/**
+ * JSON.parse, except that an integer too long for a JavaScript number (an Iceberg snapshot id, a BIGINT in an SQL
+ * row) becomes its digits as a string instead of a rounded number.
+ */
+function parseJson(text) {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') { out += text[++i] ?? ''; } else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      let j = i + 1;
+      while (j < text.length && /[0-9.eE+-]/.test(text[j])) j++;
+      const number = text.slice(i, j);
+      out += /^-?\d{16,}$/.test(number) && !Number.isSafeInteger(Number(number)) ? '"' + number + '"' : number;
+      i = j - 1;
+    } else {
+      out += c;
+    }
+  }
+  return JSON.parse(out);
 }
 
 /** Runs call() until the api answers, with a banner and a growing wait (1 s to 30 s) while it does not. */
@@ -326,9 +354,9 @@ async function renderLive(args, query) {
 
   show(el('h1', {}, 'Live'), filterForm,
     el('div', { class: 'card' }, el('h2', {}, 'Alerts'), el('p', {}, status),
-      table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody)),
+      el('div', { class: 'feed', tabindex: 0, 'aria-label': 'Alerts, newest first' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody))),
     el('div', { class: 'card' }, el('h2', {}, 'Payment decisions'), el('p', {}, decisionStatus),
-      table(['decided', 'transaction', 'card', 'outcome', 'rules (version)', 'rule set', 'latency'], decisionRows)));
+      el('div', { class: 'feed', tabindex: 0, 'aria-label': 'Payment decisions, newest first' }, table(['decided', 'transaction', 'card', 'outcome', 'rules (version)', 'rule set', 'latency'], decisionRows))));
 
   function rowFor(a, fresh) {
     const tr = el('tr', { class: (a.status === 'WITHDRAWN' ? 'withdrawn-note' : '') + (fresh ? ' fresh' : ''), 'data-alert': a.alertId },
@@ -705,8 +733,13 @@ async function renderSql(args, query) {
       const answer = await api('/v1/sql', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ sql: text.value }) });
       const columns = answer.columns ?? Object.keys(answer.rows?.[0] ?? {});
       const rows = (answer.rows ?? []).map(r => el('tr', {}, (Array.isArray(r) ? r : columns.map(c => r[c])).map(v => el('td', {}, v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v)))));
-      const { rows: _r, columns: _c, ...readAt } = answer;
-      out.replaceChildren(el('div', { class: 'card' }, el('h2', {}, 'Read at'), kv(readAt)),
+      const { rows: _r, columns: _c, readAt, ...about } = answer;
+      const iceberg = (readAt?.iceberg ?? []).map(r => el('tr', {}, el('td', {}, r.table), el('td', {}, r.snapshotId ?? '—'), el('td', {}, r.pinnedBy ?? 'current')));
+      const kafka = (readAt?.kafka ?? []).map(r => el('tr', {}, el('td', {}, r.table), el('td', {}, r.topic), el('td', {}, r.partition), el('td', {}, r.endOffset)));
+      out.replaceChildren(
+        el('div', { class: 'card', id: 'sql-read-at' }, el('h2', {}, 'Read at'), kv(about),
+          iceberg.length ? table(['Iceberg table', 'snapshot id', 'pinned by'], iceberg) : null,
+          kafka.length ? table(['Kafka table', 'topic', 'partition', 'end offset'], kafka) : null),
         el('div', { class: 'card' }, table(columns.map(c => typeof c === 'object' ? c.name : c), rows)));
     } catch (e) {
       out.replaceChildren(problemBox(e));

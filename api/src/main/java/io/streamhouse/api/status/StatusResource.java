@@ -23,10 +23,11 @@ import java.time.format.DateTimeParseException;
 
 /**
  * {@code GET /v1/status}: the stack's status as {@code ./streamhouse status} reads it — each component's state, pid,
- * restarts and last exit, and what the looks inside them found (the CEP job's state and lag, the Connect
- * connectors' tasks) — from the status file the launcher's supervisor writes ({@code STREAMHOUSE_STATUS_FILE}). The
- * launcher rewrites it whenever a component's state or a check's verdict or line changes (its checks run every 5 s),
- * so {@code ageMillis} is the time since the last change, and {@code launcherAlive} says whether the launcher that
+ * restarts and last exit, what the looks inside them found (the CEP job's state and lag, the Connect connectors'
+ * tasks) and the health details (lag per processor, freshness, the lake's age, its last maintenance pass) — from the
+ * status file the launcher's supervisor writes ({@code STREAMHOUSE_STATUS_FILE}). The launcher rewrites it whenever
+ * any of that changes (it looks every 5 s), so {@code ageMillis} is the time since the last change, and
+ * {@code launcherAlive} says whether the launcher that
  * wrote it still runs (its children run on its host): a dead launcher's file is history. An api not started by a
  * launcher has no such file and answers 404.
  */

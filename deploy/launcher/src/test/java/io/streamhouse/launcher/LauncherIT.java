@@ -404,6 +404,11 @@ class LauncherIT {
         assertThat(runs.path("row").asText()).as("the planted drill record").contains("drill kill-api").contains("FAIL")
                 .contains("decisions lost 2").contains("componentBack 4200 ms").contains("2 decisions lost <img src=x");
         assertThat(runs.path("pwned").asBoolean() || runs.path("images").asInt() > 0).isFalse();
+        JsonNode sql = step(results, "sql");
+        assertThat(sql.path("readAt").asText()).as("the answer and the snapshot it was read at")
+                .contains("lake.streamhouse.payments_transactions_decisions\t" + sql.path("snapshotId").asText() + "\t").contains("ALLOW");
+        assertThat(sql.path("snapshotId").asText()).as("the snapshot id in the api's answer").matches("-?\\d{6,}");
+        assertThat(sql.path("address").asText()).startsWith("#/sql?q=SELECT");
         JsonNode keys = step(results, "keyboard");
         assertThat(keys.path("startsIn").asText()).as("an opened view takes the focus").isEqualTo("view");
         assertThat(keys.path("reachedParcels").asBoolean() && keys.path("reachedId").asBoolean() && keys.path("skip").asBoolean())
