@@ -157,6 +157,31 @@ try {
     await page.waitForSelector('#rule-result .problem');
     result({ step: 'refused', problem: await page.locator('#rule-result .problem').innerText() });
     await shot(page, 'rules-refused');
+    // Two editors on one version: the second to publish is refused (409), not allowed to overwrite the first unseen.
+    await page.goto(`${api}/console/#/rules/large-amount-review?editor=a`);
+    await page.waitForSelector('#rule-json');
+    const opened = await page.locator('#rule-versions tr', { hasText: '(in force)' }).first().innerText();
+    const other = await newPage();
+    await other.goto(signIn('rules-admin'));
+    await other.goto(`${api}/console/#/rules/large-amount-review`);
+    await other.waitForSelector('#rule-json');
+    await other.fill('#rule-json', JSON.stringify({ ...changed, description: 'Held for review from 1,000 (second editor)' }, null, 2));
+    await other.click('#rule-save');
+    await other.waitForSelector('#rule-result p');
+    const first = await other.locator('#rule-result').innerText();
+    // Until the api's rules store has the other editor's version: before that, it cannot tell the two apart.
+    for (let attempt = 0; attempt < 60; attempt++) {
+      await other.goto(`${api}/console/#/rules?look=b${attempt}`);
+      await other.waitForFunction(() => [...document.querySelectorAll('main tbody tr')].some(r => r.textContent.includes('large-amount-review')));
+      if ((await other.locator('main tbody tr', { hasText: 'large-amount-review' }).innerText()).includes('second editor')) break;
+      await other.waitForTimeout(500);
+    }
+    await other.close();
+    await page.fill('#rule-json', JSON.stringify({ ...changed, description: 'Held for review from 1,000 (first editor, late)' }, null, 2));
+    await page.click('#rule-save');
+    await page.waitForSelector('#rule-result .problem, #rule-result p');
+    result({ step: 'conflict', opened, first, problem: await page.locator('#rule-result').innerText() });
+    await shot(page, 'rules-conflict');
     await page.close();
   }
 

@@ -709,7 +709,10 @@ function ruleEditor(rule, mayEdit) {
       try {
         let parsed;
         try { parsed = JSON.parse(text.value); } catch (e) { throw new ProblemError(400, { title: 'Malformed JSON', detail: e.message }); }
-        const saved = await api('/v1/rules/' + encodeURIComponent(ruleId), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(parsed) });
+        // The version this editor was opened on: if someone published another meanwhile, the api refuses (409)
+        // rather than overwrite it unseen.
+        const body = { ...parsed, expectedVersion: version };
+        const saved = await api('/v1/rules/' + encodeURIComponent(ruleId), { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
         out.replaceChildren(el('p', {}, 'Published ' + ruleId + ' v' + (saved?.version ?? '?') + '.'));
       } catch (e) {
         out.replaceChildren(problemBox(e));

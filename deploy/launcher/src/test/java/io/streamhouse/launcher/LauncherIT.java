@@ -380,6 +380,10 @@ class LauncherIT {
                 .contains("v" + versions.path("newest").asText()).contains(versions.path("who").asText().replaceAll(" \\(.*", ""));
         assertThat(versions.path("changed")).as("the diff of the last two versions").extracting(JsonNode::asText).containsExactly("description");
         assertThat(step(results, "refused").path("problem").asText()).contains("(400)").contains("bogus");
+        JsonNode conflict = step(results, "conflict");
+        assertThat(conflict.path("first").asText()).as("the other editor's version").matches("(?s)Published large-amount-review v\\d+\\..*");
+        assertThat(conflict.path("problem").asText()).as("the editor opened on the older version is refused")
+                .contains("Version conflict (409)").contains("read it again");
         JsonNode health = step(results, "health");
         assertThat(health.path("summary").asText()).contains("Launcher pid " + launcher.pid() + " running");
         Map<String, String> states = new TreeMap<>();
