@@ -11,7 +11,7 @@ import java.util.Set;
 record LaunchOptions(String command, Path home, Path data, int ingestPort, int apiPort, int kafkaPort, int registryPort,
                      int demoCount, long seed, boolean exitAfterDemo, boolean fresh, boolean purge,
                      Set<Part> without, String component, io.streamhouse.lakequery.MaintenanceSettings maintenance,
-                     int apiInstances, int ingestInstances) {
+                     ClusterPlan plan) {
 
     /** At most this many api instances on one machine ({@code --api-instances}). */
     static final int MAX_API_INSTANCES = 3;
@@ -45,6 +45,10 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                                                              or a free port when --api-port is 0)
                                     [--ingest-instances 1-3] (instance k>=2 is component ingest-k on a free port;
                                                              endpoints.properties and the start's output name it)
+                                    [--cluster]  (a local cluster of the real engines: --brokers 3 --task-managers 2
+                                                  --connect-workers 2 --api-instances 2 --ingest-instances 2; each
+                                                  count may be given after it; refused when the memory is too little)
+                                    [--brokers 1|3] [--task-managers 0-3] (0: the CEP job in one JVM) [--connect-workers 1-3]
                                     [--maintenance on|off] [--maintenance-interval PT10M] [--snapshot-max-age PT1H]
                                     [--retain-last 10] [--target-file-size 134217728] [--orphan-min-age PT24H]
                                     (the lake's maintenance, run by the query service: docs/lake.md)
@@ -67,7 +71,9 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
         }
         String command = args[0];
         Path home = Path.of(System.getProperty("streamhouse.home", ".")).toAbsolutePath().normalize();
-        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50, apiInstances = 1, ingestInstances = 1;
+        int ingest = 8081, api = 8082, kafka = 9092, registry = 8085, demo = 50;
+        boolean cluster = false;
+        Integer brokers = null, taskManagers = null, connectWorkers = null, apiInstances = null, ingestInstances = null;
         long seed = 42;
         Path data = null;
         boolean exit = false, fresh = false, purge = false;
@@ -102,19 +108,36 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                 case "--registry-port" -> registry = port(a, value(args, ++i, a));
                 case "--api-instances" -> apiInstances = instances(a, value(args, ++i, a), MAX_API_INSTANCES);
                 case "--ingest-instances" -> ingestInstances = instances(a, value(args, ++i, a), MAX_INGEST_INSTANCES);
+                case "--cluster" -> cluster = true;
+                case "--brokers" -> brokers = integer(a, value(args, ++i, a));
+                case "--task-managers" -> taskManagers = integer(a, value(args, ++i, a));
+                case "--connect-workers" -> connectWorkers = integer(a, value(args, ++i, a));
                 case "--maintenance", "--maintenance-interval", "--snapshot-max-age", "--retain-last", "--target-file-size",
                      "--orphan-min-age" -> maintenance.put(a.substring(2), value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
+        ClusterPlan base = cluster ? ClusterPlan.CLUSTER : ClusterPlan.single();
+        ClusterPlan plan = new ClusterPlan(brokers == null ? base.brokers() : brokers,
+                taskManagers == null ? base.taskManagers() : taskManagers,
+                connectWorkers == null ? base.connectWorkers() : connectWorkers,
+                apiInstances == null ? base.apiInstances() : apiInstances,
+                ingestInstances == null ? base.ingestInstances() : ingestInstances);
         var options = new LaunchOptions(command, home, data == null ? home.resolve(".streamhouse") : data, ingest, api, kafka, registry, demo, seed, exit, fresh, purge,
-                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance), apiInstances,
-                ingestInstances);
-        if (api != 0 && api + apiInstances - 1 > 65535) {
-            throw new IllegalArgumentException("--api-port " + api + " leaves no room for " + apiInstances + " api instances (ports "
-                    + api + "-" + (api + apiInstances - 1) + ")");
+                Set.copyOf(without), component, io.streamhouse.lakequery.MaintenanceSettings.fromArgs(maintenance), plan);
+        if (api != 0 && api + plan.apiInstances() - 1 > 65535) {
+            throw new IllegalArgumentException("--api-port " + api + " leaves no room for " + plan.apiInstances() + " api instances (ports "
+                    + api + "-" + (api + plan.apiInstances() - 1) + ")");
         }
         return options;
+    }
+
+    int apiInstances() {
+        return plan.apiInstances();
+    }
+
+    int ingestInstances() {
+        return plan.ingestInstances();
     }
 
     /** The supervised component of api instance {@code k} (1-based): {@code api}, then {@code api-2}, {@code api-3}. */

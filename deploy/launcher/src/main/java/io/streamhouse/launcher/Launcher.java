@@ -93,6 +93,18 @@ public final class Launcher {
             ERR.println(layout.get());
             return 1;
         }
+        Optional<String> tooBig = options.plan().refusal(options.runs(LaunchOptions.Part.CEP),
+                options.runs(LaunchOptions.Part.CDC) || options.runs(LaunchOptions.Part.LAKE), options.runs(LaunchOptions.Part.SQL),
+                ClusterPlan.availableMemoryMib(Path.of("/proc/meminfo")));
+        if (tooBig.isPresent()) {
+            ERR.println(tooBig.get());
+            return 1;
+        }
+        if (options.plan().brokers() > 1 || options.plan().sessionCluster() || options.plan().connectWorkers() > 1) {
+            ERR.println("Not starting: this launcher does not start several brokers, a Flink session cluster or several"
+                    + " Connect workers yet (docs/scale-out.md); --api-instances and --ingest-instances work.");
+            return 2;
+        }
         List<String> inUse = Preflight.portsInUse(options);
         if (!inUse.isEmpty()) {
             inUse.forEach(ERR::println);
