@@ -73,6 +73,19 @@ public final class ConnectProcess implements SupervisedComponent {
 
     /** Starts a worker under {@code supervisor} (component {@value #COMPONENT}) and waits until its REST API answers. */
     public static ConnectProcess start(ConnectOptions options, Supervisor supervisor) {
+        return start(options, supervisor, COMPONENT);
+    }
+
+    /**
+     * Worker {@code k} (1-based) of a Connect cluster: component {@value #COMPONENT} for the first, {@code connect-k}
+     * for the others, each with its own data directory; all of one group share its connectors and tasks.
+     */
+    public static String component(int k) {
+        return k == 1 ? COMPONENT : COMPONENT + "-" + k;
+    }
+
+    /** Starts a worker under {@code supervisor} as {@code component} and waits until its REST API answers. */
+    public static ConnectProcess start(ConnectOptions options, Supervisor supervisor, String component) {
         Path dataDir = options.dataDir();
         int restPort = options.restPort() == 0 ? freePort() : options.restPort();
         Path configFile = dataDir.resolve("connect-worker.properties");
@@ -103,7 +116,7 @@ public final class ConnectProcess implements SupervisedComponent {
         command.add(configFile.toString());
         command.add("--data-dir");
         command.add(dataDir.toString());
-        ChildSpec spec = new ChildSpec(COMPONENT, command, KafkaClientSettings.childEnvironment(), dataDir, logFile,
+        ChildSpec spec = new ChildSpec(component, command, KafkaClientSettings.childEnvironment(), dataDir, logFile,
                 new Readiness.StdoutLine(ConnectMain.READY_PREFIX), START_TIMEOUT, STOP_TIMEOUT);
         SupervisedChild child = supervisor.start(spec);
         String url = child.endpoint();
