@@ -1,5 +1,7 @@
 package io.streamhouse.broker;
 
+import io.streamhouse.security.kafka.KafkaCredentials;
+import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.supervisor.Supervisor;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Node;
@@ -12,6 +14,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +40,8 @@ import java.util.stream.Collectors;
  *       directories, so a persistent cluster keeps it across runs), knows every node's controller port, has its own
  *       data directory {@code node-<id>}, client port (the options' port plus {@code id - 1}, or free ports when 0) and
  *       controller port (free ports, fixed for the life of this object, so a restarted node comes back where its peers
- *       expect it). With credentials, every node writes the same SCRAM users at format and runs the same ACL authorizer.</li>
+ *       expect it). With credentials, the passwords are written once by this class before any node starts, so every
+ *       node formats the same SCRAM users and runs the same ACL authorizer.</li>
  *   <li>{@link #start} returns once every node answered through its client listener, or throws having stopped the
  *       nodes it started. The nodes start together: a node is ready only once a quorum of them runs.</li>
  * </ul>
@@ -65,6 +69,14 @@ public final class BrokerCluster implements AutoCloseable {
         }
         if (nodeCount == 1) {
             return new BrokerCluster(List.of(BrokerProcess.start(options, supervisor)), null);
+        }
+        if (options.secured()) {
+            // Here, once, before any node starts: each node writes a missing password itself, and three nodes doing so
+            // at once each wrote their own (the last writer's file wins), so nodes formatted different SCRAM secrets
+            // and refused each other's logins.
+            List<String> users = new ArrayList<>(Arrays.stream(KafkaPrincipal.values()).map(KafkaPrincipal::userName).toList());
+            users.add(KafkaCredentials.CONTROLLER_USER);
+            KafkaCredentials.ensureAll(options.credentialsDir(), users);
         }
         List<BrokerOptions> plan = plan(options, nodeCount, clusterId(options), freePorts(options.port() == 0 ? 2 * nodeCount : nodeCount));
         // A thread per node, not the common pool: on 2 cores it runs one task at a time, and the first node waits for a quorum.
