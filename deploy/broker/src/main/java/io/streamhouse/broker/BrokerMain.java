@@ -38,19 +38,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 /**
- * Entry point of the broker child JVM: one Kafka node in KRaft combined mode (broker + controller, node id 1) on
- * 127.0.0.1. Only {@link BrokerProcess} is meant to start it.
+ * Entry point of the broker child JVM: one Kafka node in KRaft combined mode (broker + controller) on 127.0.0.1,
+ * alone (node id 1) or one node of a cluster. Only {@link BrokerProcess} is meant to start it.
  *
- * <p>Arguments: {@code --data-dir <dir> --port <port> [--credentials-dir <dir>]}; port 0 picks a free port just before the start (another
- * process may grab it in between: the start then fails and says so in the log). The controller listener always gets
- * a fresh free port: the quorum is static ({@code controller.quorum.voters}), so nothing on disk remembers it.
+ * <p>Arguments: {@code --data-dir <dir> --port <port> [--credentials-dir <dir>] [--node-id <id> --cluster-id <id>
+ * --quorum-voters <id@host:port,…>]}; port 0 picks a free port just before the start (another
+ * process may grab it in between: the start then fails and says so in the log). A single node's controller listener
+ * gets a fresh free port: the quorum is static ({@code controller.quorum.voters}), so nothing on disk remembers it. A
+ * cluster node takes its controller port from the voters, which every node is given alike.
  *
  * <p>Guarantees:
  * <ul>
  *   <li>Storage under {@code <data-dir>/kraft} is formatted with a random cluster id only when it holds no
  *       {@code meta.properties}; otherwise topics and records of the previous run are served again.</li>
- *   <li>Single-node durability settings are forced: every internal topic (offsets, transactions, share state) has
- *       replication factor 1 and min ISR 1, so consumer groups and transactions work. Topics are never created
+ *   <li>Storage formatted by a cluster node carries the cluster id it was given, so all nodes agree on it.</li>
+ *   <li>Durability follows the node count: one node forces replication factor 1 and min ISR 1 on every internal topic
+ *       (offsets, transactions, share state) and as the default, so consumer groups and transactions work; a cluster
+ *       of three or more uses 3 and 2 ({@link ClusterMembership#replicationFactor}). Topics are never created
  *       implicitly ({@code auto.create.topics.enable=false}): the topic catalog creates them.</li>
  *   <li>With {@code --credentials-dir}: the client listener takes SASL/SCRAM-SHA-512 only and the controller listener
  *       SASL/PLAIN (SCRAM between controller and broker is a known weak spot, KAFKA-15513); the StandardAuthorizer denies
@@ -100,11 +104,17 @@ public final class BrokerMain {
         Path dataDir = null;
         Path credentialsDir = null;
         int port = 0;
+        int nodeId = NODE_ID;
+        String clusterId = null;
+        List<ClusterMembership.Voter> voters = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data-dir" -> dataDir = Path.of(args[++i]).toAbsolutePath();
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--credentials-dir" -> credentialsDir = Path.of(args[++i]).toAbsolutePath();
+                case "--node-id" -> nodeId = Integer.parseInt(args[++i]);
+                case "--cluster-id" -> clusterId = args[++i];
+                case "--quorum-voters" -> voters = ClusterMembership.parseVoters(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -128,7 +138,8 @@ public final class BrokerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(BrokerMain::stopServer, "streamhouse-broker-shutdown-hook"));
 
         try {
-            run(dataDir, port, credentialsDir, readyOut);
+            ClusterMembership membership = voters == null ? null : new ClusterMembership(nodeId, clusterId, voters);
+            run(dataDir, port, credentialsDir, membership, readyOut);
         } catch (Throwable e) {
             note("start failed: " + e);
             e.printStackTrace(log);
@@ -136,10 +147,13 @@ public final class BrokerMain {
         }
     }
 
-    private static void run(Path dataDir, int port, Path credentialsDir, PrintStream readyOut) throws Exception {
+    private static void run(Path dataDir, int port, Path credentialsDir, ClusterMembership membership, PrintStream readyOut)
+            throws Exception {
         long t0 = System.nanoTime();
         int clientPort = port == 0 ? freePort() : port;
-        int controllerPort = freePortOtherThan(clientPort);
+        int nodeId = membership == null ? NODE_ID : membership.nodeId();
+        List<ClusterMembership.Voter> voters = membership == null
+                ? List.of(new ClusterMembership.Voter(NODE_ID, freePortOtherThan(clientPort))) : membership.voters();
         Path kraftDir = dataDir.resolve(KRAFT_DIR);
         Map<String, String> passwords = null;
         if (credentialsDir != null) {
@@ -148,9 +162,9 @@ public final class BrokerMain {
             users.add(KafkaCredentials.CONTROLLER_USER);
             passwords = KafkaCredentials.ensureAll(credentialsDir, users);
         }
-        Properties config = passwords == null ? serverConfig(kraftDir, clientPort, controllerPort)
-                : securedServerConfig(kraftDir, clientPort, controllerPort, passwords);
-        formatIfNeeded(dataDir, kraftDir, config, passwords);
+        Properties config = passwords == null ? serverConfig(kraftDir, clientPort, nodeId, voters)
+                : securedServerConfig(kraftDir, clientPort, nodeId, voters, passwords);
+        formatIfNeeded(dataDir, kraftDir, config, passwords, membership == null ? newClusterId() : membership.clusterId());
 
         KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
         synchronized (LOCK) {
@@ -182,7 +196,18 @@ public final class BrokerMain {
      * the JAAS line on both ends), the StandardAuthorizer denying what no ACL allows.
      */
     static Properties securedServerConfig(Path kraftDir, int clientPort, int controllerPort, Map<String, String> passwords) {
-        Properties p = serverConfig(kraftDir, clientPort, controllerPort);
+        return securedServerConfig(kraftDir, clientPort, NODE_ID, List.of(new ClusterMembership.Voter(NODE_ID, controllerPort)), passwords);
+    }
+
+    /**
+     * {@link #serverConfig(Path, int, int, List)} secured as {@link #securedServerConfig(Path, int, int, Map)} says; in a
+     * cluster the client listener is also the inter-broker one (replication authenticates as user {@code broker}) and
+     * the controllers authenticate each other and the brokers over PLAIN as user {@code controller}.
+     */
+    static Properties securedServerConfig(Path kraftDir, int clientPort, int nodeId, List<ClusterMembership.Voter> voters,
+                                          Map<String, String> passwords) {
+        Properties p = serverConfig(kraftDir, clientPort, nodeId, voters);
+        int controllerPort = ownControllerPort(nodeId, voters);
         p.put("listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
         p.put("advertised.listeners", CLIENT_LISTENER + "://127.0.0.1:" + clientPort);
         p.put("inter.broker.listener.name", CLIENT_LISTENER);
@@ -203,12 +228,26 @@ public final class BrokerMain {
         return p;
     }
 
-    /** Server configuration; {@code put} only, since every value here is either a guarantee or a fitted default. */
+    /** A single node's configuration (node id 1, the only voter). */
     static Properties serverConfig(Path kraftDir, int clientPort, int controllerPort) {
+        return serverConfig(kraftDir, clientPort, NODE_ID, List.of(new ClusterMembership.Voter(NODE_ID, controllerPort)));
+    }
+
+    /**
+     * Server configuration of node {@code nodeId} among {@code voters}; {@code put} only, since every value here is either
+     * a guarantee or a fitted default.
+     */
+    static Properties serverConfig(Path kraftDir, int clientPort, int nodeId, List<ClusterMembership.Voter> voters) {
+        int controllerPort = ownControllerPort(nodeId, voters);
+        if (controllerPort == clientPort) {
+            throw new IllegalArgumentException("client and controller listeners on the same port " + clientPort);
+        }
+        String replicas = Integer.toString(ClusterMembership.replicationFactor(voters.size()));
+        String minIsr = Integer.toString(ClusterMembership.minInsyncReplicas(voters.size()));
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", Integer.toString(NODE_ID));
-        p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        p.put("node.id", Integer.toString(nodeId));
+        p.put("controller.quorum.voters", ClusterMembership.quorumVoters(voters));
         p.put("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
         p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort);
         p.put("controller.listener.names", "CONTROLLER");
@@ -216,14 +255,15 @@ public final class BrokerMain {
         p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("log.dirs", kraftDir.toString());
 
-        // One node: every replicated internal topic must accept a single replica, or groups/transactions hang.
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
+        // One node: every replicated internal topic must accept a single replica, or groups/transactions hang. Three
+        // nodes: three replicas, and an acks=all write needs two of them, so one node may die without losing a record.
+        p.put("default.replication.factor", replicas);
+        p.put("min.insync.replicas", minIsr);
+        p.put("offsets.topic.replication.factor", replicas);
+        p.put("transaction.state.log.replication.factor", replicas);
+        p.put("transaction.state.log.min.isr", minIsr);
+        p.put("share.coordinator.state.topic.replication.factor", replicas);
+        p.put("share.coordinator.state.topic.min.isr", minIsr);
         // Topics come from the catalog only: a typo in a topic name must fail, not create a topic.
         p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "3");
@@ -252,7 +292,14 @@ public final class BrokerMain {
      */
     static final int TRANSACTION_VERSION = 1;
 
-    private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config, Map<String, String> passwords) throws IOException {
+    private static int ownControllerPort(int nodeId, List<ClusterMembership.Voter> voters) {
+        return voters.stream().filter(v -> v.nodeId() == nodeId).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("node " + nodeId + " is not one of the voters " + voters))
+                .controllerPort();
+    }
+
+    private static void formatIfNeeded(Path dataDir, Path kraftDir, Properties config, Map<String, String> passwords,
+                                       String clusterId) throws IOException {
         if (Files.exists(kraftDir.resolve("meta.properties"))) {
             note("storage already formatted in " + kraftDir);
             return;
@@ -261,7 +308,6 @@ public final class BrokerMain {
         try (OutputStream out = Files.newOutputStream(configFile)) {
             config.store(out, "written by " + BrokerMain.class.getName() + " for the storage format step");
         }
-        String clusterId = newClusterId();
         List<String> args = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", configFile.toString(),
                 "--ignore-formatted", "--feature", "transaction.version=" + TRANSACTION_VERSION));
         if (passwords != null) {

@@ -18,8 +18,12 @@ import java.util.regex.Pattern;
  *                    listener takes SASL/SCRAM-SHA-512 only, every request is authorized against ACLs (none means
  *                    denied) and this directory holds the users' passwords ({@code KafkaCredentials}): written and
  *                    registered as SCRAM credentials when the storage is formatted, read at every start
+ * @param cluster     null: a single node (node id 1, its controller port picked by the child, a random cluster id at
+ *                    format). Otherwise this node's place in a cluster ({@link BrokerCluster} fixes it for every node):
+ *                    its node id, the shared cluster id, every voter's controller port; the port above must then be fixed
  */
-public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit, Path credentialsDir) {
+public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit, Path credentialsDir,
+                            ClusterMembership cluster) {
 
     /** Enough for development traffic. */
     public static final String DEFAULT_MAX_HEAP = "384m";
@@ -37,6 +41,14 @@ public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String 
             throw new IllegalArgumentException("maxHeap must look like 384m or 1g, was " + maxHeap);
         }
         credentialsDir = credentialsDir == null ? null : credentialsDir.toAbsolutePath().normalize();
+        if (cluster != null && port == 0) {
+            throw new IllegalArgumentException("a cluster node needs a fixed client port, the others' clients are told it");
+        }
+    }
+
+    /** A single node. */
+    public BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String maxHeap, boolean fullJit, Path credentialsDir) {
+        this(dataDir, port, wipeOnStart, maxHeap, fullJit, credentialsDir, null);
     }
 
     /** No authentication (PLAINTEXT). */
@@ -46,7 +58,21 @@ public record BrokerOptions(Path dataDir, int port, boolean wipeOnStart, String 
 
     /** The same broker with SASL/SCRAM and ACLs, its passwords in {@code dir}. */
     public BrokerOptions withCredentials(Path dir) {
-        return new BrokerOptions(dataDir, port, wipeOnStart, maxHeap, fullJit, java.util.Objects.requireNonNull(dir, "dir"));
+        return new BrokerOptions(dataDir, port, wipeOnStart, maxHeap, fullJit, java.util.Objects.requireNonNull(dir, "dir"), cluster);
+    }
+
+    /** This broker as one node of a cluster: its own data directory and client port, and its membership. */
+    public BrokerOptions asNode(Path nodeDataDir, int clientPort, ClusterMembership membership) {
+        return new BrokerOptions(nodeDataDir, clientPort, wipeOnStart, maxHeap, fullJit, credentialsDir,
+                java.util.Objects.requireNonNull(membership, "membership"));
+    }
+
+    /**
+     * Component name under the supervisor: {@value BrokerProcess#COMPONENT} for a single broker and for node 1 of a
+     * cluster (what the launcher's kill/restart commands and status already name), {@code broker-<id>} for the others.
+     */
+    public String componentName() {
+        return cluster == null || cluster.nodeId() == 1 ? BrokerProcess.COMPONENT : BrokerProcess.COMPONENT + "-" + cluster.nodeId();
     }
 
     public boolean secured() {

@@ -51,6 +51,11 @@ public final class BrokerProcess implements SupervisedComponent {
     /** Component name under the supervisor. */
     public static final String COMPONENT = "broker";
     public static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * A cluster node is ready only once a quorum of its peers runs too (its broker waits for the metadata log), and
+     * the nodes start together on the same cores: each gets longer than a single broker.
+     */
+    public static final Duration CLUSTER_NODE_START_TIMEOUT = Duration.ofSeconds(120);
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
     private static final System.Logger LOG = System.getLogger(BrokerProcess.class.getName());
 
@@ -65,7 +70,11 @@ public final class BrokerProcess implements SupervisedComponent {
         return start(options, Supervisor.unsupervised());
     }
 
-    /** Starts a broker child JVM under {@code supervisor} (component {@value #COMPONENT}) and waits until it accepts requests. */
+    /**
+     * Starts a broker child JVM under {@code supervisor} (component {@link BrokerOptions#componentName()}, {@value #COMPONENT}
+     * for a single broker) and waits until it accepts requests. A cluster node returns only once a quorum of the
+     * cluster's nodes runs: {@link BrokerCluster} starts them together.
+     */
     public static BrokerProcess start(BrokerOptions options, Supervisor supervisor) {
         Path dataDir = options.dataDir();
         try {
@@ -81,10 +90,11 @@ public final class BrokerProcess implements SupervisedComponent {
             BrokerStorage.refuseStorageWithoutCredentials(dataDir, dataDir.resolve(BrokerMain.KRAFT_DIR));
         }
         int port = options.port() == 0 ? freePort() : options.port();
-        ChildSpec spec = new ChildSpec(COMPONENT, command(options, port), Map.of(), dataDir, dataDir.resolve(BrokerMain.LOG_FILE),
-                new Readiness.StdoutLine(BrokerMain.READY_PREFIX), START_TIMEOUT, STOP_TIMEOUT);
+        ChildSpec spec = new ChildSpec(options.componentName(), command(options, port), Map.of(), dataDir,
+                dataDir.resolve(BrokerMain.LOG_FILE), new Readiness.StdoutLine(BrokerMain.READY_PREFIX),
+                options.cluster() == null ? START_TIMEOUT : CLUSTER_NODE_START_TIMEOUT, STOP_TIMEOUT);
         BrokerProcess broker = new BrokerProcess(supervisor.start(spec));
-        LOG.log(Level.INFO, "Kafka broker ready at {0} in {1} ms (pid {2}, data {3})", broker.bootstrapServers(),
+        LOG.log(Level.INFO, "Kafka broker {0} ready at {1} in {2} ms (pid {3}, data {4})", options.componentName(), broker.bootstrapServers(),
                 Long.toString(broker.startDuration().toMillis()), Long.toString(broker.pid()), dataDir);
         return broker;
     }
@@ -125,6 +135,15 @@ public final class BrokerProcess implements SupervisedComponent {
         if (options.secured()) {
             command.add("--credentials-dir");
             command.add(options.credentialsDir().toString());
+        }
+        ClusterMembership cluster = options.cluster();
+        if (cluster != null) {
+            command.add("--node-id");
+            command.add(Integer.toString(cluster.nodeId()));
+            command.add("--cluster-id");
+            command.add(cluster.clusterId());
+            command.add("--quorum-voters");
+            command.add(cluster.quorumVoters());
         }
         return command;
     }

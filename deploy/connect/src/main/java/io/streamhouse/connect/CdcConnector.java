@@ -112,7 +112,7 @@ public final class CdcConnector {
         c.put("value.converter." + RegistryAvroConverter.SUBJECT_STRATEGY, "topic-record");
         // Debezium's own heartbeat topic (__debezium-heartbeat.shopdb) is created by Connect; the raw topic by the
         // platform's catalog.
-        c.put("topic.creation.default.replication.factor", "1");
+        c.put("topic.creation.default.replication.factor", WorkerConfig.BROKER_DEFAULT_REPLICATION);
         c.put("topic.creation.default.partitions", "1");
         return c;
     }

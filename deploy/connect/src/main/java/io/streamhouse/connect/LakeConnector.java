@@ -130,7 +130,8 @@ public final class LakeConnector {
 
         c.put("errors.tolerance", "all");
         c.put("errors.deadletterqueue.topic.name", DEAD_LETTER_TOPIC);
-        c.put("errors.deadletterqueue.topic.replication.factor", "1");
+        // The platform creates the topic ahead (LakeControl); should it be missing, the broker's default replication.
+        c.put("errors.deadletterqueue.topic.replication.factor", WorkerConfig.BROKER_DEFAULT_REPLICATION);
         c.put("errors.deadletterqueue.context.headers.enable", "true");
         c.put("errors.log.enable", "true");
 

@@ -9,8 +9,8 @@ import java.util.Map;
  * The distributed-mode worker configuration of the child worker. JDK-only (built in the parent).
  *
  * <p>Guarantees ({@code put}): exactly-once source support (KIP-618: a source task's records and its offsets are
- * committed in one Kafka transaction, so a crashed worker neither loses nor repeats a change), internal topics with a
- * single replica (one local broker) and compacted, the worker's REST server only on 127.0.0.1, plugins found through
+ * committed in one Kafka transaction, so a crashed worker neither loses nor repeats a change), internal topics with the
+ * broker's default replication (1 on one local broker, 3 on a cluster) and compacted, the worker's REST server only on 127.0.0.1, plugins found through
  * the service loader (seconds to start instead of half a minute of classpath scanning), and our wire-format
  * converter for keys and values. Tunables are fitted for fast failover on one machine: a worker killed with
  * {@code kill -9} is noticed after {@code session.timeout.ms} and its tasks reassigned at once
@@ -20,6 +20,9 @@ public final class WorkerConfig {
 
     /** By name, not by class: this class is loaded by parents that have no Connect API on their classpath. */
     static final String CONVERTER = "io.streamhouse.connect.RegistryAvroConverter";
+
+    /** A replication factor that asks for the broker's {@code default.replication.factor} (KIP-464). */
+    public static final String BROKER_DEFAULT_REPLICATION = "-1";
 
     /** How long a killed worker's open transaction blocks its successor; see {@link #of}. */
     static final String TRANSACTION_TIMEOUT_MS = "10000";
@@ -33,9 +36,10 @@ public final class WorkerConfig {
         p.put("config.storage.topic", options.configTopic());
         p.put("offset.storage.topic", options.offsetTopic());
         p.put("status.storage.topic", options.statusTopic());
-        p.put("config.storage.replication.factor", "1");
-        p.put("offset.storage.replication.factor", "1");
-        p.put("status.storage.replication.factor", "1");
+        // -1: the broker's default.replication.factor, so the internal topics follow the cluster the worker runs on.
+        p.put("config.storage.replication.factor", BROKER_DEFAULT_REPLICATION);
+        p.put("offset.storage.replication.factor", BROKER_DEFAULT_REPLICATION);
+        p.put("status.storage.replication.factor", BROKER_DEFAULT_REPLICATION);
         p.put("offset.storage.partitions", "1");
         p.put("status.storage.partitions", "1");
         p.put("exactly.once.source.support", "enabled");

@@ -1,5 +1,6 @@
 package io.streamhouse.platform;
 
+import io.streamhouse.broker.BrokerCluster;
 import io.streamhouse.broker.BrokerMain;
 import io.streamhouse.broker.BrokerOptions;
 import io.streamhouse.broker.BrokerProcess;
@@ -18,8 +19,6 @@ import io.streamhouse.registry.SchemaRegistryServer;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.supervisor.Supervisor;
-import io.streamhouse.security.kafka.KafkaClientSettings;
-import io.streamhouse.security.kafka.KafkaPrincipal;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +45,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Everything Streamhouse needs on one machine: a Kafka broker (child JVM), PostgreSQL with logical decoding, the
- * schema registry, and the catalog's topics.
+ * Everything Streamhouse needs on one machine: a Kafka broker (child JVM) or a cluster of them
+ * ({@link PlatformOptions#brokers()}), PostgreSQL with logical decoding, the schema registry, and the catalog's topics.
+ * On a cluster, the topics, the registry's topic and the lake's control topics get the cluster's replication factor
+ * ({@link BrokerCluster#replicationFactor()}) and the ACLs are applied once, through any node.
  *
  * <p>Order: broker → PostgreSQL → schema registry (it stores schemas in the broker) → topics. {@link #close()} stops in reverse order,
  * is idempotent and thread-safe. If a step fails, the steps already started are stopped before the exception leaves
@@ -69,7 +70,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
     /** What runs, in start order; closed from the end. */
     private final Deque<Step> started = new ArrayDeque<>();
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
-    private BrokerProcess broker;
+    private BrokerCluster broker;
     private PostgresServer postgres;
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
@@ -141,7 +142,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
         Optional<Path> credentials = KafkaClientSettings.saslConfigured() ? KafkaClientSettings.credentialsDir() : Optional.empty();
         BrokerOptions brokerOptions = new BrokerOptions(options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit,
                 credentials.orElse(null));
-        broker = step("kafka broker", () -> BrokerProcess.start(brokerOptions, supervisor));
+        broker = step(options.brokers() == 1 ? "kafka broker" : "kafka cluster",
+                () -> BrokerCluster.start(brokerOptions, options.brokers(), supervisor));
         kafkaSecured = brokerOptions.secured();
         if (brokerOptions.secured()) {
             // On every start, before anything else logs in: a grant added to or removed from the table takes effect with
@@ -168,9 +170,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
             return null;
         });
         registry = step("schema registry", () -> SchemaRegistryServer.start(
-                RegistryConfig.of(broker.bootstrapServers()).withPort(options.registryPort())));
+                RegistryConfig.of(broker.bootstrapServers()).withPort(options.registryPort())
+                        .withReplicationFactor((short) broker.replicationFactor())));
         step("topics", () -> {
-            TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters());
+            TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters(), broker.replicationFactor());
             return null;
         });
     }
@@ -489,7 +492,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         return Optional.ofNullable(cdcSource);
     }
 
-    /** {@code host:port} of the Kafka broker. */
+    /** {@code host:port} of the Kafka broker; every node's, comma-separated, on a cluster. */
     public String bootstrapServers() {
         return broker.bootstrapServers();
     }
@@ -513,11 +516,16 @@ public final class EmbeddedPlatform implements AutoCloseable {
         return Collections.unmodifiableMap(startTimes);
     }
 
-    /** Processes this platform started and must stop: the broker JVM and, when embedded, the postmaster. */
+    /** The Kafka node(s): their PIDs, a node to kill, the leader of a partition. */
+    public BrokerCluster kafka() {
+        return broker;
+    }
+
+    /** Processes this platform started and must stop: the broker JVM(s) and, when embedded, the postmaster. */
     public List<ProcessHandle> processes() {
         List<ProcessHandle> processes = new ArrayList<>();
         if (broker != null) {
-            broker.supervised().processHandle().ifPresent(processes::add);
+            broker.nodes().forEach(n -> n.supervised().processHandle().ifPresent(processes::add));
         }
         if (connect != null && connect.isAlive()) {
             connect.supervised().processHandle().ifPresent(processes::add);
@@ -550,7 +558,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
                 connect.kill();
             }
             if (broker != null) {
-                broker.supervised().killAndStop();
+                broker.killAndStop();
             }
             LOG.info("killed the ephemeral broker and Connect worker in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
         }
@@ -568,6 +576,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
             long t0 = System.nanoTime();
             try {
                 LocalFiles.deleteRecursively(options.kafkaDir().resolve(BrokerMain.KRAFT_DIR));
+                for (int node = 1; node <= options.brokers() && options.brokers() > 1; node++) {
+                    LocalFiles.deleteRecursively(options.kafkaDir().resolve("node-" + node).resolve(BrokerMain.KRAFT_DIR));
+                }
                 LocalFiles.deleteRecursively(options.postgresDir());
                 LOG.info("deleted the ephemeral data in {} ms", Duration.ofNanos(System.nanoTime() - t0).toMillis());
             } catch (IOException e) {

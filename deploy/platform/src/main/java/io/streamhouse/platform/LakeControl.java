@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -51,9 +52,10 @@ final class LakeControl {
     /** Creates the control and dead-letter topics if missing and seeds the coordinator's group; returns whether it seeded. */
     static boolean prepare(String bootstrapServers, String controlTopic) {
         try (Admin admin = admin(bootstrapServers)) {
-            create(admin, new NewTopic(controlTopic, 1, (short) 1).configs(Map.of("cleanup.policy", "delete",
+            // Replication: the broker's default (1 on one broker, 3 on a cluster).
+            create(admin, new NewTopic(controlTopic, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "delete",
                     "retention.ms", Long.toString(CONTROL_RETENTION.toMillis()))));
-            create(admin, new NewTopic(LakeConnector.DEAD_LETTER_TOPIC, 1, (short) 1).configs(Map.of("cleanup.policy", "delete",
+            create(admin, new NewTopic(LakeConnector.DEAD_LETTER_TOPIC, Optional.of(1), Optional.empty()).configs(Map.of("cleanup.policy", "delete",
                     "retention.ms", Long.toString(DEAD_LETTER_RETENTION.toMillis()))));
             String group = LakeConnector.coordinatorGroup();
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)

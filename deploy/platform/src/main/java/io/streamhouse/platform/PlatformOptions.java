@@ -22,10 +22,13 @@ import java.util.Objects;
  * @param database            database Streamhouse uses; created on the embedded server if missing (an external
  *                            server's database is the one in its URL)
  * @param schema              schema created in that database if missing
+ * @param brokers             Kafka nodes: 1 (the default) runs one broker exactly as before; 3 runs a cluster of three
+ *                            KRaft nodes, replication factor 3 and {@code min.insync.replicas=2} ({@code BrokerCluster}),
+ *                            client ports {@code kafkaPort}, {@code kafkaPort + 1}, … when it is fixed
  */
 public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
                               PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
-                              String database, String schema) {
+                              String database, String schema, int brokers) {
 
     /** Fixed port of the launcher's broker, what Kafka tools expect by default. */
     public static final int LAUNCHER_KAFKA_PORT = 9092;
@@ -40,6 +43,8 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
      * Not under {@code streamhouse.}: the apps' configuration refuses unknown keys of its own root.
      */
     private static final String TEST_RUNS = "io.streamhouse.platform.PlatformOptions.test-runs";
+    /** The most Kafka nodes a platform runs on one machine: each is a JVM of {@code brokerMaxHeap} and more. */
+    public static final int MAX_BROKERS = 5;
     /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
     private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
 
@@ -73,6 +78,25 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
         if (!schema.matches(IDENTIFIER)) {
             throw new IllegalArgumentException("schema must be a plain lower-case identifier, was " + schema);
         }
+        if (brokers < 1 || brokers > MAX_BROKERS) {
+            throw new IllegalArgumentException("brokers must be 1.." + MAX_BROKERS + ", was " + brokers);
+        }
+        if (brokers > 1 && kafkaPort != 0 && kafkaPort + brokers - 1 > 65_535) {
+            throw new IllegalArgumentException("the brokers' ports " + kafkaPort + ".." + (kafkaPort + brokers - 1) + " exceed 65535");
+        }
+    }
+
+    /** As before the cluster option: one broker. */
+    public PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
+                           PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir, String database, String schema) {
+        this(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort, postgresBinariesDir,
+                database, schema, 1);
+    }
+
+    /** The same platform with {@code count} Kafka nodes (1: one broker; 3: a cluster). */
+    public PlatformOptions withBrokers(int count) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema, count);
     }
 
     /**
@@ -100,38 +124,38 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
 
     public PlatformOptions withKafkaPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, port, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     public PlatformOptions withRegistryPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, port, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     public PlatformOptions withBrokerMaxHeap(String maxHeap) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, maxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     public PlatformOptions withPostgresMode(PostgresMode mode) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, mode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     public PlatformOptions withPostgresPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, port,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
     public PlatformOptions withPostgresBinariesDir(Path dir) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                dir, database, schema);
+                dir, database, schema, brokers);
     }
 
     public PlatformOptions withDataDir(Path dir) {
         return new PlatformOptions(dir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, brokers);
     }
 
     Path kafkaDir() {

@@ -8,7 +8,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +18,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Creates the catalog's topics with their partitions and configs; topics that exist are left as they are (the
- * broker's auto-creation is off, so nothing else creates them). Replication factor 1: one local broker. On a
- * cluster, create the same topics from the same catalog with the cluster's replication factor.
+ * broker's auto-creation is off, so nothing else creates them). Replication factor 1 on one local broker; on a
+ * cluster the cluster's replication factor, with {@code min.insync.replicas} one less (unless the catalog sets it), so
+ * an acks=all write survives the loss of one replica.
  */
 public final class TopicProvisioner {
 
@@ -27,13 +30,25 @@ public final class TopicProvisioner {
         }
     }
 
+    /** As {@link #ensure(String, Collection)} on a cluster whose topics have {@code replicationFactor} replicas. */
+    public static void ensure(String bootstrapServers, Collection<? extends Topic<?, ?>> topics, int replicationFactor) {
+        try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(bootstrapServers))) {
+            ensure(admin, topics, replicationFactor);
+        }
+    }
+
     /** As {@link #ensure(String, Collection)}, through an admin client that may create topics. */
     public static void ensure(Admin admin, Collection<? extends Topic<?, ?>> topics) {
+        ensure(admin, topics, 1);
+    }
+
+    /** As {@link #ensure(Admin, Collection)}, each topic with {@code replicationFactor} replicas. */
+    public static void ensure(Admin admin, Collection<? extends Topic<?, ?>> topics, int replicationFactor) {
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream()
                     .filter(t -> !existing.contains(t.name()))
-                    .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1).configs(t.configs()))
+                    .map(t -> newTopic(t, replicationFactor))
                     .toList();
             if (missing.isEmpty()) {
                 return;
@@ -52,6 +67,20 @@ public final class TopicProvisioner {
             throw new IllegalStateException("could not create topics: " + e.getMessage(), e);
         }
     }
+
+    /** The topic as created: the catalog's partitions and configs, the replicas asked for and their in-sync minimum. */
+    static NewTopic newTopic(Topic<?, ?> topic, int replicationFactor) {
+        if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("replication factor must be at least 1, was " + replicationFactor);
+        }
+        Map<String, String> configs = new LinkedHashMap<>(topic.configs());
+        if (replicationFactor > 1) {
+            configs.putIfAbsent(MIN_INSYNC_REPLICAS, Integer.toString(replicationFactor - 1));
+        }
+        return new NewTopic(topic.name(), topic.partitions(), (short) replicationFactor).configs(configs);
+    }
+
+    static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
 
     private TopicProvisioner() {
     }

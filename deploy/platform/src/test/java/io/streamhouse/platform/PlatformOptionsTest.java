@@ -38,5 +38,17 @@ class PlatformOptionsTest {
         assertThatThrownBy(() -> new PlatformOptions(options.dataDir(), true, 0, 0, null,
                 PlatformOptions.PostgresMode.AUTO, 0, null, "Bad-Name", null)).hasMessageContaining("database");
         assertThatThrownBy(() -> options.withBrokerMaxHeap("lots")).hasMessageContaining("maxHeap");
+        assertThatThrownBy(() -> options.withBrokers(0)).hasMessageContaining("brokers");
+        assertThatThrownBy(() -> options.withBrokers(PlatformOptions.MAX_BROKERS + 1)).hasMessageContaining("brokers");
+        assertThatThrownBy(() -> options.withKafkaPort(65_534).withBrokers(3)).hasMessageContaining("65535");
+    }
+
+    @Test
+    void oneBrokerUnlessAClusterIsAskedFor() {
+        assertThat(PlatformOptions.forTests().brokers()).isEqualTo(1);
+        assertThat(PlatformOptions.forLauncher(Path.of("target", "launcher")).brokers()).isEqualTo(1);
+        PlatformOptions cluster = PlatformOptions.forLauncher(Path.of("target", "launcher")).withBrokers(3);
+        assertThat(cluster.brokers()).isEqualTo(3);
+        assertThat(cluster.withKafkaPort(0).withRegistryPort(0).brokers()).as("kept by every with*").isEqualTo(3);
     }
 }

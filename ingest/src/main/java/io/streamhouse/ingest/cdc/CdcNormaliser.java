@@ -85,7 +85,8 @@ public final class CdcNormaliser implements AutoCloseable {
         Properties p = new Properties();
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(settings.commitInterval().toMillis()));
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "1");
+        // -1: the broker's default.replication.factor (1 on one broker, 3 on a cluster) for the changelogs and repartitions.
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "-1");
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // guarantees
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
