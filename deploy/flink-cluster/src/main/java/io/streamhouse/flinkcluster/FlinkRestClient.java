@@ -49,6 +49,14 @@ public final class FlinkRestClient {
         return rest;
     }
 
+    /**
+     * {@code <job id> <rest url>}: what the MiniCluster child's ready line gives the launcher's job health reader, so
+     * the same reader polls a job on this cluster.
+     */
+    public String endpointOf(String jobId) {
+        return jobId + " " + rest;
+    }
+
     /** What to run: the jar's entry class, its arguments, the parallelism, and a snapshot to start from if any. */
     public record Submission(String entryClass, List<String> programArgs, int parallelism, Optional<String> restoreFrom,
                              boolean allowNonRestoredState) {

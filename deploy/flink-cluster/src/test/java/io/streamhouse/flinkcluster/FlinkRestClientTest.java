@@ -158,6 +158,12 @@ class FlinkRestClientTest {
     }
 
     @Test
+    void aJobsEndpointIsItsIdThenTheRestUrlAsTheHealthReaderParsesIt() {
+        assertThat(client.endpointOf("f00d")).isEqualTo("f00d http://127.0.0.1:" + server.getAddress().getPort())
+                .matches("\\S+ http://\\S+");
+    }
+
+    @Test
     void checkpointCountsAndTheLatestRestoreAreRead() {
         answers.put("/jobs/f00d/checkpoints", new Object[]{200,
                 "{\"counts\":{\"completed\":7,\"restored\":1},\"latest\":{\"restored\":{\"id\":5}}}"});
