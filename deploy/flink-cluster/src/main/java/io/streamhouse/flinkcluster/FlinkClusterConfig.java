@@ -78,6 +78,11 @@ public record FlinkClusterConfig(Path dir, int restPort, int rpcPort, int taskMa
         return URI.create("http://" + HOST + ":" + restPort);
     }
 
+    /** The process memory the cluster asks of the machine: what a launcher checks before starting it. */
+    public long processMemoryMb() {
+        return JM_PROCESS_MB + (long) taskManagers * TM_PROCESS_MB;
+    }
+
     public int totalSlots() {
         return taskManagers * slotsPerTaskManager;
     }

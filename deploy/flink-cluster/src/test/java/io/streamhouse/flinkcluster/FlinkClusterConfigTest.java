@@ -39,6 +39,7 @@ class FlinkClusterConfigTest {
         assertThat(config().taskManager(2)).containsEntry("taskmanager.resource-id", "taskmanager-2")
                 .containsEntry("io.tmp.dirs", dir.resolve("taskmanager-2/tmp").toString());
         assertThat(config().totalSlots()).isEqualTo(4);
+        assertThat(config().processMemoryMb()).isEqualTo(768 + 2 * 1024);
         assertThatThrownBy(() -> config().taskManager(3)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -44,7 +44,7 @@ class FlinkSessionClusterIT {
     }
 
     @Test
-    void theJobSubmittedThroughRestRunsOnBothTaskManagersAndCommitsTheAlertOfACardTest() throws Exception {
+    void theJobSubmittedThroughRestRunsOnBothTaskManagersCommitsTheAlertOfACardTestAndStopsWithASavepoint() throws Exception {
         FlinkRestClient rest = cluster.rest();
         assertThat(rest.taskManagers()).containsExactly("taskmanager-1", "taskmanager-2");
         String group = "cep-cluster-it-" + UUID.randomUUID();
@@ -63,12 +63,15 @@ class FlinkSessionClusterIT {
                             .isEqualTo(CardTestsOnKafka.matchedIds(card)));
             assertThat(rest.checkpoints(job).completed()).as("checkpoints completed (the alert commits with one)")
                     .isPositive();
-        } finally {
+        } catch (AssertionError | RuntimeException e) {
             rest.cancel(job);
+            throw e;
         }
-        await().atMost(Duration.ofSeconds(60)).until(() -> rest.state(job).equals("CANCELED"));
-        try (var retained = Files.list(cluster.config().checkpoints().resolve(job))) {
-            assertThat(retained).as("the last checkpoint, retained on disk").anyMatch(p -> p.getFileName().toString().startsWith("chk-"));
-        }
+        String trigger = rest.stopWithSavepoint(job, cluster.config().savepoints().toUri().toString());
+        String savepoint = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                .until(() -> rest.savepointStatus(job, trigger), java.util.Optional::isPresent).orElseThrow();
+        assertThat(Path.of(java.net.URI.create(savepoint.startsWith("file:") ? savepoint : "file:" + savepoint))
+                .resolve("_metadata")).as("the savepoint a restart or an upgrade starts from").isRegularFile();
+        await().atMost(Duration.ofSeconds(60)).until(() -> rest.state(job).equals("FINISHED"));
     }
 }
