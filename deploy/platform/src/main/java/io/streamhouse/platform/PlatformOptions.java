@@ -22,10 +22,13 @@ import java.util.Objects;
  * @param database            database Streamhouse uses; created on the embedded server if missing (an external
  *                            server's database is the one in its URL)
  * @param schema              schema created in that database if missing
+ * @param externalKafka       {@code host:port[,host:port…]} of a Kafka cluster the platform uses instead of starting
+ *                            its own broker (plaintext, no SASL: e.g. a Testcontainers broker); null, the default,
+ *                            starts the broker child JVM. {@code kafkaPort} and {@code brokerMaxHeap} are then unused
  */
 public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
                               PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
-                              String database, String schema) {
+                              String database, String schema, String externalKafka) {
 
     /** Fixed port of the launcher's broker, what Kafka tools expect by default. */
     public static final int LAUNCHER_KAFKA_PORT = 9092;
@@ -42,6 +45,8 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
     private static final String TEST_RUNS = "io.streamhouse.platform.PlatformOptions.test-runs";
     /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
     private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
+    /** Bootstrap servers as Kafka's clients take them, without a scheme (a Testcontainers broker gives host:port). */
+    private static final String BOOTSTRAP = "[A-Za-z0-9._\\[\\]:-]+:\\d{1,5}(,[A-Za-z0-9._\\[\\]:-]+:\\d{1,5})*";
 
     /** Which PostgreSQL the platform uses. */
     public enum PostgresMode {
@@ -73,6 +78,17 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
         if (!schema.matches(IDENTIFIER)) {
             throw new IllegalArgumentException("schema must be a plain lower-case identifier, was " + schema);
         }
+        if (externalKafka != null && !externalKafka.matches(BOOTSTRAP)) {
+            throw new IllegalArgumentException("externalKafka must be host:port[,host:port...], was " + externalKafka);
+        }
+    }
+
+    /** Backwards-compatible constructor: the platform starts its own broker. */
+    public PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
+                           PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
+                           String database, String schema) {
+        this(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort, postgresBinariesDir,
+                database, schema, null);
     }
 
     /**
@@ -100,38 +116,47 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
 
     public PlatformOptions withKafkaPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, port, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     public PlatformOptions withRegistryPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, port, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     public PlatformOptions withBrokerMaxHeap(String maxHeap) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, maxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     public PlatformOptions withPostgresMode(PostgresMode mode) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, mode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     public PlatformOptions withPostgresPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, port,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
     public PlatformOptions withPostgresBinariesDir(Path dir) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                dir, database, schema);
+                dir, database, schema, externalKafka);
+    }
+
+    /**
+     * Use the Kafka cluster at {@code bootstrapServers} (plaintext) instead of starting a broker; null starts one. The
+     * platform then provisions its topics there and starts its schema registry and Connect worker against it.
+     */
+    public PlatformOptions withExternalKafka(String bootstrapServers) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema, bootstrapServers);
     }
 
     public PlatformOptions withDataDir(Path dir) {
         return new PlatformOptions(dir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema);
+                postgresBinariesDir, database, schema, externalKafka);
     }
 
     Path kafkaDir() {

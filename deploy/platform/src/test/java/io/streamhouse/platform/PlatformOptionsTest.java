@@ -39,4 +39,17 @@ class PlatformOptionsTest {
                 PlatformOptions.PostgresMode.AUTO, 0, null, "Bad-Name", null)).hasMessageContaining("database");
         assertThatThrownBy(() -> options.withBrokerMaxHeap("lots")).hasMessageContaining("maxHeap");
     }
+
+    @Test
+    void theBrokerIsStartedUnlessAnExternalKafkaIsNamedAndItIsKeptByEveryOtherChange() {
+        PlatformOptions options = PlatformOptions.forTests();
+        assertThat(options.externalKafka()).isNull();
+        assertThat(PlatformOptions.forLauncher(Path.of("target", "launcher")).externalKafka()).isNull();
+        PlatformOptions external = options.withExternalKafka("localhost:32789,127.0.0.1:9093");
+        assertThat(external.externalKafka()).isEqualTo("localhost:32789,127.0.0.1:9093");
+        assertThat(external.withRegistryPort(0).withPostgresMode(PlatformOptions.PostgresMode.EXTERNAL)
+                .withDataDir(Path.of("target", "x")).externalKafka()).isEqualTo("localhost:32789,127.0.0.1:9093");
+        assertThatThrownBy(() -> options.withExternalKafka("PLAINTEXT://localhost:9092")).hasMessageContaining("externalKafka");
+        assertThatThrownBy(() -> options.withExternalKafka("localhost")).hasMessageContaining("externalKafka");
+    }
 }
