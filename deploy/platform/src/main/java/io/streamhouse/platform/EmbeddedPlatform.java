@@ -20,6 +20,7 @@ import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
 import io.streamhouse.supervisor.Supervisor;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,10 @@ import java.util.Optional;
  * Cleanup still does not depend on {@link #close()}: if this JVM ends without it, even by {@code kill -9}, the
  * broker exits on stdin EOF and the PostgreSQL watchdog stops the postmaster. See {@link BrokerProcess} and
  * {@link ZonkyPostgres}.
+ *
+ * <p>With {@link PlatformOptions#externalKafka()} the platform starts no broker: everything else (PostgreSQL, registry,
+ * topics, Connect worker, connectors) starts as always, against that cluster, which the platform neither stops nor
+ * cleans. The container tests (e2e-containers) run the end-to-end flows this way.
  */
 public final class EmbeddedPlatform implements AutoCloseable {
 
@@ -71,6 +76,10 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private final Deque<Step> started = new ArrayDeque<>();
     private final Map<String, Duration> startTimes = new LinkedHashMap<>();
     private BrokerCluster broker;
+    /** The broker's or the external cluster's bootstrap servers, set by the first start step. */
+    private volatile String bootstrap;
+    /** Replicas of each topic the platform creates: the cluster's; 1 on an external Kafka (a single test broker). */
+    private volatile int replicationFactor = 1;
     private PostgresServer postgres;
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
@@ -107,8 +116,11 @@ public final class EmbeddedPlatform implements AutoCloseable {
         return start(options, System.getenv(), supervisor);
     }
 
-    /** As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}. */
-    static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
+    /**
+     * As {@link #start(PlatformOptions)}, reading {@value ExternalPostgres#URL_ENV} and friends from {@code environment}
+     * instead of this process's: a test that starts its own PostgreSQL server (a container) names it here.
+     */
+    public static EmbeddedPlatform start(PlatformOptions options, Map<String, String> environment) {
         return start(options, environment, Supervisor.unsupervised());
     }
 
@@ -137,26 +149,11 @@ public final class EmbeddedPlatform implements AutoCloseable {
         // A long-lived (launcher) broker gets the full JIT, as the launcher's apps do: under load a C1-only broker
         // took most of a core of this 2-core machine (docs/benchmarks.md). JitChoice says when to opt out.
         boolean fullJit = !options.ephemeral() && JitChoice.fullJit();
-        // The broker authenticates and authorizes exactly when this process's clients log in (KafkaClientSettings): the
-        // launcher turns that on, a test JVM's shared platform leaves it off.
-        Optional<Path> credentials = KafkaClientSettings.saslConfigured() ? KafkaClientSettings.credentialsDir() : Optional.empty();
-        BrokerOptions brokerOptions = new BrokerOptions(options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit,
-                credentials.orElse(null));
-        broker = step(options.brokers() == 1 ? "kafka broker" : "kafka cluster",
-                () -> BrokerCluster.start(brokerOptions, options.brokers(), supervisor));
-        kafkaSecured = brokerOptions.secured();
-        if (brokerOptions.secured()) {
-            // On every start, before anything else logs in: a grant added to or removed from the table takes effect with
-            // the next start.
-            step("kafka acls", () -> {
-                try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(broker.bootstrapServers()))) {
-                    KafkaAcls.Applied applied = KafkaAcls.apply(admin);
-                    LOG.info("Kafka ACLs: {} in force ({} created, {} revoked)", applied.total(), applied.created(), applied.deleted());
-                }
-                return null;
-            });
+        if (options.externalKafka() != null) {
+            useExternalKafka();
+        } else {
+            startBroker(fullJit);
         }
-        broker.releaseShutdownHook();
         postgres = step("postgresql", this::startPostgres);
         if (postgres instanceof ZonkyPostgres embedded) {
             embedded.releaseShutdownHook();
@@ -170,12 +167,62 @@ public final class EmbeddedPlatform implements AutoCloseable {
             return null;
         });
         registry = step("schema registry", () -> SchemaRegistryServer.start(
-                RegistryConfig.of(broker.bootstrapServers()).withPort(options.registryPort())
-                        .withReplicationFactor((short) broker.replicationFactor())));
+                RegistryConfig.of(bootstrap).withPort(options.registryPort())
+                        .withReplicationFactor((short) replicationFactor)));
         step("topics", () -> {
-            TopicProvisioner.ensure(broker.bootstrapServers(), Topics.allWithDeadLetters(), broker.replicationFactor());
+            TopicProvisioner.ensure(bootstrap, Topics.allWithDeadLetters(), replicationFactor);
             return null;
         });
+    }
+
+    /** The broker child JVM, and with SASL configured the ACLs of {@link KafkaAcls}. */
+    private void startBroker(boolean fullJit) {
+        // The broker authenticates and authorizes exactly when this process's clients log in (KafkaClientSettings): the
+        // launcher turns that on, a test JVM's shared platform leaves it off.
+        Optional<Path> credentials = KafkaClientSettings.saslConfigured() ? KafkaClientSettings.credentialsDir() : Optional.empty();
+        BrokerOptions brokerOptions = new BrokerOptions(options.kafkaDir(), options.kafkaPort(), false, options.brokerMaxHeap(), fullJit,
+                credentials.orElse(null));
+        broker = step(options.brokers() == 1 ? "kafka broker" : "kafka cluster",
+                () -> BrokerCluster.start(brokerOptions, options.brokers(), supervisor));
+        bootstrap = broker.bootstrapServers();
+        replicationFactor = broker.replicationFactor();
+        kafkaSecured = brokerOptions.secured();
+        if (brokerOptions.secured()) {
+            // On every start, before anything else logs in: a grant added to or removed from the table takes effect with
+            // the next start.
+            step("kafka acls", () -> {
+                try (Admin admin = Admin.create(KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).admin(bootstrap))) {
+                    KafkaAcls.Applied applied = KafkaAcls.apply(admin);
+                    LOG.info("Kafka ACLs: {} in force ({} created, {} revoked)", applied.total(), applied.created(), applied.deleted());
+                }
+                return null;
+            });
+        }
+        broker.releaseShutdownHook();
+    }
+
+    /**
+     * {@link PlatformOptions#externalKafka()}: no broker of ours; the cluster must answer before anything else starts,
+     * so an unreachable or misspelt address fails here, naming it, instead of in the registry's first read. Plaintext
+     * only: with SASL configured this process's clients would log in to a cluster that has none of our users or ACLs.
+     */
+    private void useExternalKafka() {
+        String servers = options.externalKafka();
+        if (KafkaClientSettings.saslConfigured()) {
+            throw new IllegalStateException("an external Kafka (" + servers + ") is used without SASL, but this process's"
+                    + " Kafka clients are configured to log in: unset the Kafka credentials or let the platform start its broker");
+        }
+        step("external kafka", () -> {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000))) {
+                String clusterId = admin.describeCluster().clusterId().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                LOG.info("using external Kafka {} (cluster {})", servers, clusterId);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("external Kafka " + servers + " did not answer within 30 s: " + e, e);
+            }
+            return null;
+        });
+        bootstrap = servers;
     }
 
     /** Whether the broker requires SASL/SCRAM logins and authorizes every request against {@link KafkaAcls}. */
@@ -283,8 +330,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
      */
     private void awaitConnectorRun(String name, Map<String, String> config) {
         endConnectorRun(name, null);
-        LineageRun run = LineageRun.of(ConnectorLineage.of(name, config, broker.bootstrapServers(), connect.workerVersion()),
-                broker.bootstrapServers(), lineageOutputs(), Clock.systemUTC(),
+        LineageRun run = LineageRun.of(ConnectorLineage.of(name, config, bootstrap, connect.workerVersion()),
+                bootstrap, lineageOutputs(), Clock.systemUTC(),
                 KafkaClientSettings.forPrincipal(KafkaPrincipal.PLATFORM).security());
         connectorRuns.put(name, run);
         run.start();
@@ -328,7 +375,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             cdcRunning = false;
             lakeRunning = false;
             connect = step("kafka connect", () -> ConnectProcess.start(new ConnectOptions(options.dataDir().resolve("connect"),
-                    broker.bootstrapServers(), registry.url().toString(), 0, null, null), supervisor));
+                    bootstrap, registry.url().toString(), 0, null, null), supervisor));
             connect.releaseShutdownHook();
         }
         return connect;
@@ -353,19 +400,19 @@ public final class EmbeddedPlatform implements AutoCloseable {
             });
             lakeTablesEnsured = true;
         }
-        String clusterId = LakeControl.clusterId(broker.bootstrapServers());
-        LakeConnector.Settings settings = LakeConnector.settings(catalog, broker.bootstrapServers(),
+        String clusterId = LakeControl.clusterId(bootstrap);
+        LakeConnector.Settings settings = LakeConnector.settings(catalog, bootstrap,
                 registry.url().toString(), clusterId);
-        if (LakeControl.prepare(broker.bootstrapServers(), settings.controlTopic())) {
+        if (LakeControl.prepare(bootstrap, settings.controlTopic())) {
             LOG.info("seeded {} at offset 0 of {}", LakeConnector.coordinatorGroup(), settings.controlTopic());
         }
-        long committedBefore = LakeControl.coordinatorOffset(broker.bootstrapServers(), settings.controlTopic());
+        long committedBefore = LakeControl.coordinatorOffset(bootstrap, settings.controlTopic());
         worker();
         Map<String, String> lakeConfig = LakeConnector.config(settings);
         connect.putConnector(LakeConnector.NAME, lakeConfig);
         awaitConnectorRun(LakeConnector.NAME, lakeConfig);
         ConnectProcess worker = connect;
-        LakeControl.awaitCommitPast(broker.bootstrapServers(), settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
+        LakeControl.awaitCommitPast(bootstrap, settings.controlTopic(), committedBefore, Duration.ofSeconds(90),
                 () -> !worker.isStopped());
         lakeRunning = true;
         return connect;
@@ -494,7 +541,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
 
     /** {@code host:port} of the Kafka broker; every node's, comma-separated, on a cluster. */
     public String bootstrapServers() {
-        return broker.bootstrapServers();
+        return bootstrap;
     }
 
     /** The PostgreSQL server; its {@link PostgresServer#jdbcUrl()} names the Streamhouse database. */
@@ -589,7 +636,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "EmbeddedPlatform[kafka=" + (broker == null ? "-" : broker.bootstrapServers())
+        return "EmbeddedPlatform[kafka=" + (bootstrap == null ? "-" : bootstrap)
                 + ", postgres=" + (postgres == null ? "-" : postgres.jdbcUrl()) + ", closed=" + closed + "]";
     }
 }

@@ -25,10 +25,14 @@ import java.util.Objects;
  * @param brokers             Kafka nodes: 1 (the default) runs one broker exactly as before; 3 runs a cluster of three
  *                            KRaft nodes, replication factor 3 and {@code min.insync.replicas=2} ({@code BrokerCluster}),
  *                            client ports {@code kafkaPort}, {@code kafkaPort + 1}, … when it is fixed
+ * @param externalKafka       {@code host:port[,host:port…]} of a Kafka cluster the platform uses instead of starting
+ *                            its own broker (plaintext, no SASL: e.g. a Testcontainers broker); null, the default,
+ *                            starts the broker child JVM(s). {@code kafkaPort}, {@code brokerMaxHeap} and {@code brokers}
+ *                            are then unused
  */
 public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
                               PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir,
-                              String database, String schema, int brokers) {
+                              String database, String schema, int brokers, String externalKafka) {
 
     /** Fixed port of the launcher's broker, what Kafka tools expect by default. */
     public static final int LAUNCHER_KAFKA_PORT = 9092;
@@ -47,6 +51,8 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
     public static final int MAX_BROKERS = 5;
     /** Database and schema names are inlined into DDL, so only plain identifiers are accepted. */
     private static final String IDENTIFIER = "[a-z_][a-z0-9_]{0,62}";
+    /** Bootstrap servers as Kafka's clients take them, without a scheme (a Testcontainers broker gives host:port). */
+    private static final String BOOTSTRAP = "[A-Za-z0-9._\\[\\]:-]+:\\d{1,5}(,[A-Za-z0-9._\\[\\]:-]+:\\d{1,5})*";
 
     /** Which PostgreSQL the platform uses. */
     public enum PostgresMode {
@@ -84,19 +90,31 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
         if (brokers > 1 && kafkaPort != 0 && kafkaPort + brokers - 1 > 65_535) {
             throw new IllegalArgumentException("the brokers' ports " + kafkaPort + ".." + (kafkaPort + brokers - 1) + " exceed 65535");
         }
+        if (externalKafka != null && !externalKafka.matches(BOOTSTRAP)) {
+            throw new IllegalArgumentException("externalKafka must be host:port[,host:port...], was " + externalKafka);
+        }
     }
 
     /** As before the cluster option: one broker. */
     public PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, int registryPort, String brokerMaxHeap,
                            PostgresMode postgresMode, int postgresPort, Path postgresBinariesDir, String database, String schema) {
         this(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort, postgresBinariesDir,
-                database, schema, 1);
+                database, schema, 1, null);
     }
 
     /** The same platform with {@code count} Kafka nodes (1: one broker; 3: a cluster). */
     public PlatformOptions withBrokers(int count) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema, count);
+                postgresBinariesDir, database, schema, count, externalKafka);
+    }
+
+    /**
+     * Use the Kafka cluster at {@code bootstrapServers} (plaintext) instead of starting a broker; null starts one. The
+     * platform then provisions its topics there and starts its schema registry and Connect worker against it.
+     */
+    public PlatformOptions withExternalKafka(String bootstrapServers) {
+        return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
+                postgresBinariesDir, database, schema, brokers, bootstrapServers);
     }
 
     /**
@@ -124,38 +142,38 @@ public record PlatformOptions(Path dataDir, boolean ephemeral, int kafkaPort, in
 
     public PlatformOptions withKafkaPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, port, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     public PlatformOptions withRegistryPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, port, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     public PlatformOptions withBrokerMaxHeap(String maxHeap) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, maxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     public PlatformOptions withPostgresMode(PostgresMode mode) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, mode, postgresPort,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     public PlatformOptions withPostgresPort(int port) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, port,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     /** Null for {@code ${java.io.tmpdir}/embedded-pg}. */
     public PlatformOptions withPostgresBinariesDir(Path dir) {
         return new PlatformOptions(dataDir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                dir, database, schema, brokers);
+                dir, database, schema, brokers, externalKafka);
     }
 
     public PlatformOptions withDataDir(Path dir) {
         return new PlatformOptions(dir, ephemeral, kafkaPort, registryPort, brokerMaxHeap, postgresMode, postgresPort,
-                postgresBinariesDir, database, schema, brokers);
+                postgresBinariesDir, database, schema, brokers, externalKafka);
     }
 
     Path kafkaDir() {

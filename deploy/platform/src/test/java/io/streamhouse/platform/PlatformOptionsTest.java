@@ -51,4 +51,17 @@ class PlatformOptionsTest {
         assertThat(cluster.brokers()).isEqualTo(3);
         assertThat(cluster.withKafkaPort(0).withRegistryPort(0).brokers()).as("kept by every with*").isEqualTo(3);
     }
+
+    @Test
+    void theBrokerIsStartedUnlessAnExternalKafkaIsNamedAndItIsKeptByEveryOtherChange() {
+        PlatformOptions options = PlatformOptions.forTests();
+        assertThat(options.externalKafka()).isNull();
+        assertThat(PlatformOptions.forLauncher(Path.of("target", "launcher")).externalKafka()).isNull();
+        PlatformOptions external = options.withExternalKafka("localhost:32789,127.0.0.1:9093");
+        assertThat(external.externalKafka()).isEqualTo("localhost:32789,127.0.0.1:9093");
+        assertThat(external.withRegistryPort(0).withPostgresMode(PlatformOptions.PostgresMode.EXTERNAL)
+                .withDataDir(Path.of("target", "x")).externalKafka()).isEqualTo("localhost:32789,127.0.0.1:9093");
+        assertThatThrownBy(() -> options.withExternalKafka("PLAINTEXT://localhost:9092")).hasMessageContaining("externalKafka");
+        assertThatThrownBy(() -> options.withExternalKafka("localhost")).hasMessageContaining("externalKafka");
+    }
 }

@@ -66,8 +66,11 @@ class PostgresContainersIT {
                             + "', 'a@example.com', 'Ada', now())");
                     s.execute("INSERT INTO shop.orders (id, customer_id, status, currency, total, line_count, ship_line1,"
                             + " ship_city, ship_postal_code, ship_country, placed_at, updated_at) VALUES ('" + order
-                            + "', 'c-" + order + "', 'PLACED', 'EUR', 42.5050, 0, 'Coolsingel 1', 'Rotterdam', '3011AA', 'NL',"
+                            + "', 'c-" + order + "', 'PLACED', 'EUR', 42.5050, 1, 'Coolsingel 1', 'Rotterdam', '3011AA', 'NL',"
                             + " now(), now())");
+                    // line_count must be positive (V1__shop_tables.sql), and the order's line is in the same commit.
+                    s.execute("INSERT INTO shop.order_lines (order_id, line_no, sku, quantity, unit_price) VALUES ('" + order
+                            + "', 1, 'sku-1', 1, 42.5050)");
                     c.commit();
                 }
                 assertThat(capturedRecordNames(platform, Duration.ofSeconds(60)))
