@@ -8,6 +8,7 @@ import io.streamhouse.platform.PlatformOptions;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -18,11 +19,13 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The end-to-end flows on every build, without Docker, through the seam the container run uses: the platform is given
+ * The end-to-end flows without Docker (tag {@code e2e}, by command: docs/test-suite.md), through the seam the container
+ * run uses: the platform is given
  * an external Kafka ({@link PlatformOptions#withExternalKafka}), here a broker child JVM this test starts itself, so
  * the platform starts no broker of its own. PostgreSQL is the platform's usual one (embedded, or
  * {@code STREAMHOUSE_PG_URL}). {@link FlowsOnContainersIT} runs the same flows with both from containers.
  */
+@Tag("e2e")
 class FlowsOnAnExternalBrokerIT extends EndToEndFlows {
     private BrokerProcess broker;
 
