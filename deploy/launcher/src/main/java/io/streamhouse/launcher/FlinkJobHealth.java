@@ -112,9 +112,24 @@ final class FlinkJobHealth {
      */
     Report poll(Instant now) throws IOException, InterruptedException {
         String overview = get("/jobs/overview");
+        if (!listed(overview, jobId)) {
+            // Its exceptions would answer 404: the job is missing (a restarted JobManager of a session cluster knows
+            // none), which the report says as such rather than as a REST API that did not answer.
+            return report(jobId, overview, "{}", "[]", now);
+        }
         String exceptions = get("/jobs/" + jobId + "/exceptions");
         String restarts = hasFailures(exceptions) ? get("/jobs/" + jobId + "/metrics?get=numRestarts") : "[]";
         return report(jobId, overview, exceptions, restarts, now);
+    }
+
+    /** Whether a {@code /jobs/overview} answer lists the job. */
+    static boolean listed(String overview, String jobId) throws IOException {
+        for (JsonNode job : JSON.readTree(overview).path("jobs")) {
+            if (jobId.equals(job.path("jid").asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a {@code /jobs/<id>/exceptions} answer holds any failure. */

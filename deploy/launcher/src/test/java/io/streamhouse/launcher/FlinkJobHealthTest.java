@@ -76,6 +76,15 @@ class FlinkJobHealthTest {
     }
 
     @Test
+    void aJobMissingFromTheOverviewIsNotAskedForItsExceptionsAndReportsMissing() throws Exception {
+        assertThat(FlinkJobHealth.listed(json("flink-jobs-overview-running"), JOB)).isTrue();
+        assertThat(FlinkJobHealth.listed(json("flink-jobs-overview-running"), "another-job")).isFalse();
+
+        FlinkJobHealth.Report report = FlinkJobHealth.report("another-job", json("flink-jobs-overview-running"), "{}", "[]", NOW);
+        assertThat(report.line()).startsWith("cep job failing: MISSING, 0 restarts");
+    }
+
+    @Test
     void theCauseIsTheDeepestCausedByWithoutItsPackage() {
         assertThat(FlinkJobHealth.cause("java.lang.RuntimeException: outer\n\tat x.y(Z.java:1)\n"
                 + "Caused by: java.io.IOException: middle\nCaused by: org.example.Deep$Error: the root\n\tat a.b(C.java:2)"))
