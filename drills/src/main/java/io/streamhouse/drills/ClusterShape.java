@@ -25,7 +25,11 @@ final class ClusterShape {
     }
 
     static long connectWorkers(List<String> components) {
-        return components.stream().filter(c -> CONNECT_WORKER.matcher(c).matches()).count();
+        return components.stream().filter(ClusterShape::isConnectWorker).count();
+    }
+
+    static boolean isConnectWorker(String component) {
+        return CONNECT_WORKER.matcher(component).matches();
     }
 
     /** @throws Endpoints.EnvironmentException when {@code components} lack the cluster {@code scenario} faults */

@@ -51,7 +51,7 @@ final class ConnectWorkerTarget implements ClusterTarget {
 
     static ConnectWorkerTarget choose(HttpClient http, Admin admin, Path data) {
         Map<String, String> workers = new LinkedHashMap<>();
-        ClusterTarget.components(data).stream().filter(c -> ClusterShape.connectWorkers(List.of(c.name())) == 1)
+        ClusterTarget.components(data).stream().filter(c -> ClusterShape.isConnectWorker(c.name()))
                 .forEach(c -> workers.put(c.name(), c.endpoint()));
         List<ConnectWorkers.Task> tasks = status(http, workers).orElseThrow(() -> new Endpoints.EnvironmentException(
                 "no Connect worker of " + workers + " answered GET /connectors/" + CONNECTOR + "/status: ./streamhouse status"));

@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,12 +20,47 @@ import java.util.regex.Pattern;
 
 /**
  * The CEP job on a Flink session cluster, through the JobManager's REST API: its state, its checkpoints and where its
- * subtasks run. The launcher writes {@code <job id> <rest url>} as the {@code flink-jobmanager} component's endpoint.
- * A few GETs with the JDK's client, so the drill does not carry Flink's runtime on its classpath.
+ * subtasks run. The {@code flink-jobmanager} component's endpoint is {@code <job id> <rest url>}, or the REST URL
+ * alone, and then the job is the one job of the session cluster that has not ended ({@code GET /jobs}). A few GETs
+ * with the JDK's client, so the drill does not carry Flink's runtime on its classpath.
  */
 record FlinkJob(String jobId, URI rest) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern ENDPOINT = Pattern.compile("([0-9a-f]{32})\\s+(https?://\\S+)");
+
+    private static final Set<String> ENDED = Set.of("FINISHED", "CANCELED", "FAILED", "SUSPENDED");
+
+    /**
+     * The job of the JobManager whose endpoint is {@code endpoint}: {@code <job id> <rest url>}, or a REST URL and the
+     * one job it runs.
+     *
+     * @throws Endpoints.EnvironmentException when neither says which job
+     */
+    static FlinkJob locate(HttpClient http, String endpoint) {
+        String e = endpoint == null ? "" : endpoint.trim();
+        if (!e.matches("https?://\\S+")) {
+            return fromEndpoint(e);
+        }
+        URI rest = URI.create(e.endsWith("/") ? e.substring(0, e.length() - 1) : e);
+        try {
+            String jobs = new FlinkJob("", rest).get(http, "/jobs");
+            return new FlinkJob(activeJob(jobs).orElseThrow(() -> new Endpoints.EnvironmentException(
+                    "the Flink session cluster at " + rest + " runs not exactly one job: " + jobs)), rest);
+        } catch (IOException unanswered) {
+            throw new Endpoints.EnvironmentException("the JobManager at " + rest + " did not answer GET /jobs: " + unanswered.getMessage());
+        }
+    }
+
+    /** The one job of a {@code GET /jobs} answer that has not ended; empty when none or several. */
+    static Optional<String> activeJob(String jobsJson) throws IOException {
+        List<String> active = new ArrayList<>();
+        for (JsonNode j : JSON.readTree(jobsJson).path("jobs")) {
+            if (!ENDED.contains(j.path("status").asText())) {
+                active.add(j.path("id").asText());
+            }
+        }
+        return active.size() == 1 ? Optional.of(active.get(0)) : Optional.empty();
+    }
 
     /** @throws Endpoints.EnvironmentException when the endpoint is not {@code <job id> <rest url>} */
     static FlinkJob fromEndpoint(String endpoint) {

@@ -39,7 +39,7 @@ final class TaskManagerTarget implements ClusterTarget {
     }
 
     static TaskManagerTarget choose(HttpClient http, Path data) {
-        FlinkJob job = FlinkJob.fromEndpoint(ClusterTarget.running(data, ClusterShape.JOB_MANAGER).endpoint());
+        FlinkJob job = FlinkJob.locate(http, ClusterTarget.running(data, ClusterShape.JOB_MANAGER).endpoint());
         FlinkJob.State state = job.read(http);
         if (state == null || !state.allRunning()) {
             throw new Endpoints.EnvironmentException("the CEP job " + job.jobId() + " at " + job.rest() + " is "

@@ -88,6 +88,15 @@ class ClusterTargetsTest {
     }
 
     @Test
+    void aJobManagerGivingOnlyItsRestUrlRunsOneJobThatHasNotEnded() throws Exception {
+        assertThat(FlinkJob.activeJob("""
+                {"jobs":[{"id":"aa","status":"CANCELED"},{"id":"bb","status":"RESTARTING"}]}""")).contains("bb");
+        assertThat(FlinkJob.activeJob("""
+                {"jobs":[{"id":"aa","status":"RUNNING"},{"id":"bb","status":"RUNNING"}]}""")).as("two jobs: which one?").isEmpty();
+        assertThat(FlinkJob.activeJob("{\"jobs\":[]}")).isEmpty();
+    }
+
+    @Test
     void theJobRecoveredOnlyOnceItRestartedAndEverySubtaskRunsAgain() throws Exception {
         String checkpoints = """
                 {"counts":{"completed":7,"restored":%d},"latest":{"completed":{"id":%d},"restored":%s}}""";
