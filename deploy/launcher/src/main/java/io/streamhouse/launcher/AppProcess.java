@@ -23,7 +23,11 @@ import java.util.Map;
  * answers on the same URL.
  */
 final class AppProcess implements SupervisedComponent {
-    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /**
+     * Ready within this or killed: an app alone starts in 10-20 s here, but beside a whole cluster on 2 cores (three
+     * brokers, a Flink session cluster, two Connect workers) ingest-2 took 86 s to start and its readiness more.
+     */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(180);
     static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private final SupervisedChild child;

@@ -32,5 +32,6 @@ final class CdcStep implements StartStep {
         var connect = c.stack.platform.cdc();
         out.accept(String.format("  Kafka Connect %s, connector %s capturing schema shop into shop.cdc.changes (%.1f s)",
                 connect.restUrl(), io.streamhouse.connect.CdcConnector.DEFAULT_NAME, c.seconds()));
+        LakeStep.moreConnectWorkers(c, out);
     }
 }

@@ -30,7 +30,7 @@ final class DataLayout {
     static final Map<Integer, String> CHANGES = Map.of();
 
     /** What {@code up --fresh} deletes before it writes this layout (besides other instances' state). */
-    static final List<String> DATA = List.of("platform", "api-state", "ingest-cdc-state", "cep", "replay", "lake-query", "lake");
+    static final List<String> DATA = List.of("platform", "api-state", "ingest-cdc-state", "cep", "flink", "replay", "lake-query", "lake");
 
     /**
      * Why this version cannot start on {@code data}, in one line naming what to do, or empty when it can (an empty or

@@ -59,6 +59,7 @@ final class HealthWatch implements AutoCloseable {
     private volatile List<HealthCheck> checks = List.of();
     private volatile Map<String, String> details = Map.of();
     private Admin admin;
+    private volatile Supplier<Optional<String>> sessionJob = Optional::empty;
 
     private record Announced(Verdict verdict, String line, Instant at) {
     }
@@ -82,6 +83,15 @@ final class HealthWatch implements AutoCloseable {
         this.announce = announce;
         this.changed = changed;
         this.detailsFactory = detailsFactory;
+    }
+
+    /**
+     * Where the CEP job runs when it runs on a Flink session cluster: {@code <job id> <rest url>} (it changes when the
+     * job is submitted again); empty for the MiniCluster in the {@code cep} child, whose endpoint says it.
+     */
+    HealthWatch sessionJob(Supplier<Optional<String>> endpoint) {
+        this.sessionJob = endpoint;
+        return this;
     }
 
     HealthWatch start() {
@@ -139,13 +149,22 @@ final class HealthWatch implements AutoCloseable {
     private void poll(Instant now) throws InterruptedException {
         List<HealthCheck> found = new ArrayList<>();
         Optional<SupervisedChild> cep = supervisor.child(CepProcess.COMPONENT);
+        Optional<String> onSession = sessionJob.get();
+        if (onSession.isPresent()) {
+            // On a session cluster the job lives in the JobManager (the TaskManagers' own states are the supervisor's).
+            cep = supervisor.child(io.streamhouse.flinkcluster.FlinkSessionCluster.JOBMANAGER);
+        }
         if (cep.isPresent()) {
-            found.add(cepJob(cep.get().status(), now));
+            found.add(cepJob(cep.get().status(), onSession.orElse(cep.get().status().endpoint()), cep.get().spec().name(), now));
             if (adminFactory != null) {
                 found.add(cepLag());
             }
         }
-        supervisor.child(ConnectHealth.COMPONENT).ifPresent(c -> found.addAll(connectors(c.status())));
+        // Any running worker of the group answers for all its connectors: the first one running is asked.
+        java.util.stream.Stream.of(1, 2, 3).map(io.streamhouse.connect.ConnectProcess::component).map(supervisor::child)
+                .flatMap(Optional::stream).filter(c -> c.status().state() == ChildState.RUNNING).findFirst()
+                .or(() -> supervisor.child(ConnectHealth.COMPONENT))
+                .ifPresent(c -> found.addAll(connectors(c.status())));
         for (HealthCheck check : found) {
             Announced before = announced.get(check.name());
             Optional<String> line = announcement(before == null ? null : before.verdict(), before == null ? null : before.line(),
@@ -163,20 +182,22 @@ final class HealthWatch implements AutoCloseable {
         }
     }
 
-    private HealthCheck cepJob(ChildStatus cep, Instant now) throws InterruptedException {
+    private HealthCheck cepJob(ChildStatus cep, String endpoint, String component, Instant now) throws InterruptedException {
         if (cep.state() != ChildState.RUNNING) {
-            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
-                    FlinkJobHealth.CHECK + ": not asked (the cep process is " + cep.state().label() + ")");
+            return new HealthCheck(FlinkJobHealth.CHECK, component, Verdict.UNKNOWN,
+                    FlinkJobHealth.CHECK + ": not asked (the " + component + " process is " + cep.state().label() + ")");
         }
-        Optional<FlinkJobHealth> job = FlinkJobHealth.of(http, cep.endpoint(), FlinkJobHealth.POLL_TIMEOUT);
+        Optional<FlinkJobHealth> job = FlinkJobHealth.of(http, endpoint, FlinkJobHealth.POLL_TIMEOUT);
         if (job.isEmpty()) {
-            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
-                    FlinkJobHealth.CHECK + ": unknown (the cep process gave no REST URL: '" + cep.endpoint() + "')");
+            return new HealthCheck(FlinkJobHealth.CHECK, component, Verdict.UNKNOWN,
+                    FlinkJobHealth.CHECK + ": unknown (the " + component + " process gave no REST URL: '" + endpoint + "')");
         }
         try {
-            return job.get().poll(now).check();
+            HealthCheck check = job.get().poll(now).check();
+            return component.equals(check.component()) ? check
+                    : new HealthCheck(check.name(), component, check.verdict(), check.line());
         } catch (IOException e) {
-            return new HealthCheck(FlinkJobHealth.CHECK, CepProcess.COMPONENT, Verdict.UNKNOWN,
+            return new HealthCheck(FlinkJobHealth.CHECK, component, Verdict.UNKNOWN,
                     FlinkJobHealth.CHECK + ": unknown (Flink's REST API did not answer: " + e.getMessage() + ")");
         }
     }

@@ -44,5 +44,22 @@ final class LakeStep implements StartStep {
         platform.lake();
         out.accept(String.format("  connector %s landing %d topics in Iceberg tables streamhouse.* (catalog lake, warehouse %s), commits every %d ms (%.1f s)",
                 LakeConnector.NAME, LakeNames.landed().size(), platform.lakeWarehouse(), LakeConnector.COMMIT_INTERVAL_MS, c.seconds()));
+        moreConnectWorkers(c, out);
+    }
+
+    /**
+     * {@code --connect-workers N}: the other workers of the Connect group, once a connector runs in the first (CDC's
+     * step and the lake's both ask; the second finds them started). They take a share of the tasks.
+     */
+    static void moreConnectWorkers(StartContext c, Consumer<String> out) {
+        int count = c.options.plan().connectWorkers();
+        if (count < 2) {
+            return;
+        }
+        synchronized (c.stack) {
+            var workers = c.stack.platform.connectWorkers(count);
+            out.accept("  Kafka Connect group of " + count + " workers: " + workers.stream()
+                    .map(w -> w.supervised().spec().name() + " " + w.restUrl()).collect(java.util.stream.Collectors.joining(", ")));
+        }
     }
 }

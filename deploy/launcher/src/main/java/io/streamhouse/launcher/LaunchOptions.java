@@ -56,7 +56,9 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
                    ./streamhouse status            (each component's state, pid, restarts, last exit; exit 0 only if all run)
                    ./streamhouse kill|restart|stop|start <component>
                                    (kill -9 / clean stop and start / stop / start of broker, connect, ingest, ingest-2,
-                                    ingest-3, api, api-2, api-3, cep, sql in the running stack; a killed component is restarted by the supervisor)
+                                    ingest-3, api, api-2, api-3, cep, sql in the running stack; on a cluster also broker-2,
+                                    broker-3, connect-2, connect-3, flink-jobmanager, flink-taskmanager-N; a killed
+                                    component is restarted by the supervisor)
                    ./streamhouse console [--role reviewer|ops|rules-admin|analyst|payments]
                                    (a link that signs a browser into the running stack's console with that role)
                    ./streamhouse demo [--demo N] [--seed S]   (the demo again, run by the running stack's launcher)
@@ -199,7 +201,7 @@ record LaunchOptions(String command, Path home, Path data, int ingestPort, int a
     }
 
     PlatformOptions platformOptions(Path dataDir) {
-        return PlatformOptions.forLauncher(dataDir).withKafkaPort(kafkaPort).withRegistryPort(registryPort);
+        return PlatformOptions.forLauncher(dataDir).withKafkaPort(kafkaPort).withRegistryPort(registryPort).withBrokers(plan.brokers());
     }
 
     private static String value(String[] args, int i, String option) {

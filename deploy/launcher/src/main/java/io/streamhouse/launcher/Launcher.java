@@ -100,11 +100,6 @@ public final class Launcher {
             ERR.println(tooBig.get());
             return 1;
         }
-        if (options.plan().brokers() > 1 || options.plan().sessionCluster() || options.plan().connectWorkers() > 1) {
-            ERR.println("Not starting: this launcher does not start several brokers, a Flink session cluster or several"
-                    + " Connect workers yet (docs/scale-out.md); --api-instances and --ingest-instances work.");
-            return 2;
-        }
         List<String> inUse = Preflight.portsInUse(options);
         if (!inUse.isEmpty()) {
             inUse.forEach(ERR::println);
@@ -161,14 +156,15 @@ public final class Launcher {
             var kafka = io.streamhouse.security.kafka.KafkaClientSettings.forPrincipal(io.streamhouse.security.kafka.KafkaPrincipal.PLATFORM);
             HealthDetails.Sources sources = new HealthDetails.Sources(
                     () -> ProcessorLag.ofStack(servingApplicationIdOrDefault(data), stack.ingest != null,
-                            options.runs(LaunchOptions.Part.LAKE), stack.cep != null),
+                            options.runs(LaunchOptions.Part.LAKE), stack.cep != null || stack.cepCluster != null),
                     stack::apiUrls, () -> Optional.ofNullable(stack.sql).map(SqlProcess::url),
                     options.runs(LaunchOptions.Part.LAKE) ? Optional.of(stack.platform.lakeCatalog()) : Optional.empty());
             stack.health = new HealthWatch(stack.supervisor, () -> org.apache.kafka.clients.admin.Admin.create(
                     kafka.admin(bootstrap, Map.of("request.timeout.ms", "4000", "default.api.timeout.ms", "5000"))),
                     line -> OUT.println("  [health] " + line), () -> writeStatus(data, stack),
                     admin -> new HealthDetails(sources, admin, () -> new org.apache.kafka.clients.consumer.KafkaConsumer<>(
-                            kafka.consumer(bootstrap, ProcessorLag.consumerSettings())))).start();
+                            kafka.consumer(bootstrap, ProcessorLag.consumerSettings())))).sessionJob(
+                    () -> Optional.ofNullable(stack.cepCluster).map(CepCluster::endpoint)).start();
             OUT.printf("Streamhouse is ready in %.1f s%n", seconds(began));
             OUT.println(listener.timingLine());
             ReadyLines.print(stack, data);
@@ -377,14 +373,17 @@ public final class Launcher {
 
     /** A running component whose checks are degraded or failing shows that verdict as its state (the lines below say why). */
     private static void printComponents(List<ChildStatus> components, List<io.streamhouse.control.HealthCheck> checks) {
-        OUT.printf("  %-9s %-10s %-8s %-8s %-52s %s%n", "COMPONENT", "STATE", "PID", "RESTARTS", "LAST EXIT", "ENDPOINT");
+        // As wide as the longest name (flink-taskmanager-2 on a cluster), at least the header's.
+        int width = components.stream().mapToInt(c -> c.name().length()).max().orElse(0);
+        String row = "  %-" + Math.max(9, width) + "s %-10s %-8s %-8s %-52s %s%n";
+        OUT.printf(row, "COMPONENT", "STATE", "PID", "RESTARTS", "LAST EXIT", "ENDPOINT");
         for (ChildStatus c : components) {
             String exit = c.lastExit().map(e -> e.describe() + " at " + e.at().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)).orElse("-");
             String state = c.state() == ChildState.RUNNING
                     ? HealthWatch.worst(checks, c.name()).map(io.streamhouse.control.HealthCheck.Verdict::label).orElse(c.state().label())
                     : c.state().label();
-            OUT.printf("  %-9s %-10s %-8s %-8d %-52s %s%n", c.name(), state, c.pid() == 0 ? "-" : Long.toString(c.pid()),
-                    c.restarts(), exit, c.endpoint().isEmpty() ? "-" : c.endpoint());
+            OUT.printf(row, c.name(), state, c.pid() == 0 ? "-" : Long.toString(c.pid()),
+                    Integer.toString(c.restarts()), exit, c.endpoint().isEmpty() ? "-" : c.endpoint());
         }
     }
 

@@ -23,6 +23,9 @@ final class Preflight {
     static List<String> portsInUse(LaunchOptions options) {
         Map<Integer, String[]> wanted = new LinkedHashMap<>();
         wanted.put(options.kafkaPort(), new String[]{"the Kafka broker", "--kafka-port"});
+        for (int k = 2; k <= options.plan().brokers() && options.kafkaPort() != 0; k++) {
+            wanted.put(options.kafkaPort() + k - 1, new String[]{"Kafka broker " + k + " (--kafka-port + " + (k - 1) + ")", "--kafka-port"});
+        }
         wanted.put(options.registryPort(), new String[]{"the schema registry", "--registry-port"});
         wanted.put(options.ingestPort(), new String[]{"ingest", "--ingest-port"});
         for (int k = 1; k <= options.apiInstances(); k++) {

@@ -33,6 +33,10 @@ final class ReadyLines {
         if (stack.cep != null) {
             OUT.println("  CEP job         Flink MiniCluster in a child JVM (pid " + stack.cep.pid() + "), alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
         }
+        if (stack.cepCluster != null) {
+            OUT.println("  CEP job         job " + stack.cepCluster.jobId() + " on a Flink session cluster (" + String.join(", ", stack.cepCluster.components())
+                    + "), REST " + stack.cepCluster.endpoint().split(" ")[1] + ", alerts on alerts.fraud, alerts.parcels, alerts.maintenance");
+        }
         stack.platform.connectWorker().ifPresent(worker -> OUT.println("  kafka connect   " + worker.restUrl() + "  (GET "
                 + (stack.platform.cdcSource().isPresent() ? "/connectors/shop-cdc/status, " : "")
                 + "/connectors/lake/status)"));

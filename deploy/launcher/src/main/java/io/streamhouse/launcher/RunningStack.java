@@ -24,6 +24,8 @@ final class RunningStack implements AutoCloseable {
     /** Instances 2..N of ingest ({@code --ingest-instances}). */
     final List<AppProcess> ingestInstances = new java.util.concurrent.CopyOnWriteArrayList<>();
     CepProcess cep;
+    /** The CEP job on a Flink session cluster ({@code --task-managers N}) instead of {@link #cep}. */
+    volatile CepCluster cepCluster;
     SqlProcess sql;
     Map<String, String> tokens = Map.of();
     /** How this process's Kafka clients log in; restored when the stack stops. */
@@ -68,6 +70,9 @@ final class RunningStack implements AutoCloseable {
         if (cep != null) {
             apps.add(cep);
         }
+        if (cepCluster != null) {
+            apps.add(cepCluster);
+        }
         apps.addAll(apiInstances);
         apps.addAll(ingestInstances);
         if (api != null) {
@@ -79,6 +84,7 @@ final class RunningStack implements AutoCloseable {
         closeSideBySide(apps);
         sql = null;
         cep = null;
+        cepCluster = null;
         apiInstances.clear();
         ingestInstances.clear();
         api = null;

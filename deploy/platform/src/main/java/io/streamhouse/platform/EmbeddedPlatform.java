@@ -86,6 +86,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private volatile boolean closed;
     private boolean kafkaSecured;
     private volatile ConnectProcess connect;
+    /** Workers 2.. of the same Connect group ({@link #connectWorkers(int)}); they share the connectors' tasks. */
+    private final List<ConnectProcess> moreWorkers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private CdcConnector.Source cdcSource;
     private boolean cdcRunning;
     private boolean lakeRunning;
@@ -382,6 +384,31 @@ public final class EmbeddedPlatform implements AutoCloseable {
     }
 
     /**
+     * The Connect cluster of {@code count} workers in one group (1..3): the first is {@link #cdc()}'s and
+     * {@link #lake()}'s worker (started if need be), the others components {@code connect-2}, {@code connect-3} with
+     * data directories of their own. Joining workers rebalance the connectors' tasks among all; a killed worker's
+     * tasks move to the others after its session times out ({@code WorkerConfig}). Idempotent.
+     */
+    public synchronized List<ConnectProcess> connectWorkers(int count) {
+        if (count < 1 || count > 3) {
+            throw new IllegalArgumentException("Connect workers must be 1..3, was " + count);
+        }
+        ConnectProcess first = worker();
+        for (int k = moreWorkers.size() + 2; k <= count; k++) {
+            String component = ConnectProcess.component(k);
+            Path dir = options.dataDir().resolve(component);
+            ConnectProcess extra = step("kafka connect " + k, () -> ConnectProcess.start(new ConnectOptions(dir, bootstrap,
+                    registry.url().toString(), 0, null, null), supervisor, component));
+            extra.releaseShutdownHook();
+            moreWorkers.add(extra);
+        }
+        List<ConnectProcess> all = new ArrayList<>();
+        all.add(first);
+        all.addAll(moreWorkers.subList(0, count - 1));
+        return all;
+    }
+
+    /**
      * The lake, started on first use: every landed topic's Iceberg table created ahead (in a short child JVM, from the
      * Avro schemas), then the Iceberg sink {@value LakeConnector#NAME} in the Kafka Connect worker, landing each
      * topic in its table exactly once. Returns once the sink completed a commit round (task, control topic,
@@ -487,6 +514,8 @@ public final class EmbeddedPlatform implements AutoCloseable {
             return false;
         }
         endConnectorRuns();
+        // Every worker of the group: one left running would take the CDC task over and keep the slot active.
+        moreWorkers.forEach(ConnectProcess::close);
         if (connect != null) {
             connect.close();
         }
@@ -577,6 +606,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (connect != null && connect.isAlive()) {
             connect.supervised().processHandle().ifPresent(processes::add);
         }
+        moreWorkers.stream().filter(ConnectProcess::isAlive).forEach(w -> w.supervised().processHandle().ifPresent(processes::add));
         if (postgres instanceof ZonkyPostgres zonky) {
             ProcessHandle.of(zonky.pid()).ifPresent(processes::add);
         }
@@ -604,6 +634,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
             if (connect != null) {
                 connect.kill();
             }
+            moreWorkers.forEach(ConnectProcess::kill);
             if (broker != null) {
                 broker.killAndStop();
             }
