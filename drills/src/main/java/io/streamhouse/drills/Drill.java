@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 @Command(name = "drill", mixinStandardHelpOptions = true,
         subcommands = {Drill.KillApi.class, Drill.WipeApiState.class, Drill.RestartBroker.class, Drill.KillConnect.class,
-                Drill.KillCep.class, BurstDrill.class},
+                Drill.KillCep.class, Drill.KillBrokerLeader.class, Drill.KillTaskManager.class, Drill.KillConnectWorker.class,
+                BurstDrill.class},
         description = "Resilience drills against the running local stack, under load, with loss and recovery checks.")
 final class Drill implements Callable<Integer> {
     @CommandLine.ParentCommand
@@ -106,6 +107,33 @@ final class Drill implements Callable<Integer> {
     static final class KillCep extends FaultDrill {
         KillCep() {
             super(Scenario.KILL_CEP);
+        }
+    }
+
+    @Command(name = "kill-broker-leader", mixinStandardHelpOptions = true,
+            description = "On a local cluster (up --cluster): SIGKILL the broker leading the most partitions of "
+                    + "payments.transactions.decisions part-way through the load; times the leaders' move and its return to every ISR.")
+    static final class KillBrokerLeader extends FaultDrill {
+        KillBrokerLeader() {
+            super(Scenario.KILL_BROKER_LEADER);
+        }
+    }
+
+    @Command(name = "kill-taskmanager", mixinStandardHelpOptions = true,
+            description = "On a local cluster (up --cluster): SIGKILL a Flink TaskManager running the CEP job part-way through "
+                    + "the load; the job restores on the other one from its latest checkpoint, which the drill verifies.")
+    static final class KillTaskManager extends FaultDrill {
+        KillTaskManager() {
+            super(Scenario.KILL_TASKMANAGER);
+        }
+    }
+
+    @Command(name = "kill-connect-worker", mixinStandardHelpOptions = true,
+            description = "On a local cluster (up --cluster): SIGKILL the Kafka Connect worker running the lake's task "
+                    + "part-way through the load; the group starts it anew; checks Iceberg equals Kafka.")
+    static final class KillConnectWorker extends FaultDrill {
+        KillConnectWorker() {
+            super(Scenario.KILL_CONNECT_WORKER);
         }
     }
 }

@@ -7,7 +7,8 @@ import java.util.Locale;
 /** What a fault drill found, as JSON ({@code --json}) or printed for a reader: the load, the recovery, each check. */
 record DrillReport(String scenario, String result, Load load, RecoveryWatch.Recovery recovery, DrillChecks.Result decisions,
                    DrillChecks.Delivery async, long alertsRead, List<String> repeatedAlertIds, RebuildCheck.Found rebuild,
-                   LakeCheck.Found lake, CepResumeCheck.Found cep, RestoreCheck.Found restore, String loadAverage, List<String> failures) {
+                   LakeCheck.Found lake, CepResumeCheck.Found cep, RestoreCheck.Found restore, ClusterRecovery cluster,
+                   FlinkRestoreCheck.Found flinkRestore, String loadAverage, List<String> failures) {
 
     /**
      * {@code asyncSentPerSecond}, {@code asyncAcknowledgedPerSecond}, {@code asyncResent}: what the asynchronous load
@@ -32,6 +33,17 @@ record DrillReport(String scenario, String result, Load load, RecoveryWatch.Reco
         if (v.answeringAgainMeans() != null) {
             out.printf(Locale.ROOT, "Answering again (the figure of the 10 s goal, answeringAgainAfterMs): %s: %s%n",
                     ms(v.answeringAgainAfterMs()), v.answeringAgainMeans());
+        }
+        ClusterRecovery c = r.cluster();
+        if (c != null) {
+            out.printf(Locale.ROOT, "Cluster: killed %s (%s); %s after %s: before %s, after %s; %s after %s%n", c.component(), c.chosenBecause(),
+                    c.servingAgainMeans(), ms(v.componentBackAfterMs()), c.placementBefore(), c.placementAfter(), c.rejoinedMeans(),
+                    ms(c.rejoinedAfterMs()));
+        }
+        if (r.flinkRestore() != null) {
+            out.printf(Locale.ROOT, "Flink: latest checkpoint completed before the kill %s; the job restored from %s%s%n",
+                    r.flinkRestore().completedAtKill(), r.flinkRestore().restoredFrom(),
+                    r.flinkRestore().note() == null ? "" : " (" + r.flinkRestore().note() + ")");
         }
         RecoveryWatch.Answering w = v.answering();
         if (w != null) {

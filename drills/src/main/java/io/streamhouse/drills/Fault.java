@@ -50,9 +50,13 @@ final class Fault {
     volatile long cepLogOffset;
     volatile String error;
 
-    Fault(Path data, Scenario scenario, PrintStream log, long began) {
+    /** The cluster member a cluster scenario kills; null for the others, which fault their scenario's component. */
+    private final ClusterTarget target;
+
+    Fault(Path data, Scenario scenario, ClusterTarget target, PrintStream log, long began) {
         this.data = data;
         this.scenario = scenario;
+        this.target = target;
         this.log = log;
         this.began = began;
     }
@@ -76,8 +80,14 @@ final class Fault {
     }
 
     private void run() throws IOException {
-        String c = scenario.component;
+        String c = target != null ? target.component() : scenario.component;
         switch (scenario) {
+            case KILL_BROKER_LEADER, KILL_TASKMANAGER, KILL_CONNECT_WORKER -> {
+                target.beforeFault();
+                answer("kill", c, Duration.ofSeconds(30));
+                downAt = System.currentTimeMillis();
+                down.countDown();
+            }
             case KILL_API, KILL_CONNECT, KILL_CEP -> {
                 // The same request ./streamhouse kill <component> sends; the launcher answers once the SIGKILL is sent.
                 answer("kill", c, Duration.ofSeconds(30));

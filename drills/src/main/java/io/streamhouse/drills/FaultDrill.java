@@ -1,5 +1,6 @@
 package io.streamhouse.drills;
 
+import io.streamhouse.control.ChildStatus;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
 import io.streamhouse.domain.wire.RegistryTopicSerdes;
@@ -60,6 +61,8 @@ abstract class FaultDrill implements Callable<Integer> {
              CachingSchemaRegistryClient registry = new CachingSchemaRegistryClient(pre.endpoints().registryUrl())) {
             TopicSerdes serdes = new RegistryTopicSerdes(registry);
             Preflight.Watched watched = Preflight.groups(admin, stack, scenario, pre.endpoints());
+            ClusterTarget target = ClusterTarget.choose(scenario, admin, stack.data(), http, log);
+            ChildStatus before = target != null ? target.before() : pre.before();
             List<String> failures = new ArrayList<>();
 
             // 1-3: the load, the fault part-way (its own thread: stop/start/restart answer only once done), the watch.
@@ -83,13 +86,13 @@ abstract class FaultDrill implements Callable<Integer> {
             AsyncLoad asyncSender = AsyncLoad.overHttp(asyncEvents, http, pre.ingest(), pre.deviceToken(), clock, asyncStatus, done);
             CompletableFuture<AsyncLoad.Reached> asyncLoad = CompletableFuture.supplyAsync(() -> asyncSender.run(start, asyncRate));
             PacedLoad paced = new PacedLoad(http, pre.ingest(), pre.paymentsToken(), pre.deviceToken());
-            Fault fault = new Fault(stack.data(), scenario, log, began);
+            Fault fault = new Fault(stack.data(), scenario, target, log, began);
             RecoveryWatch watch = new RecoveryWatch(http, scenario, stack.data(), pre.api(), pre.opsToken(), options.recoveryTimeout,
-                    options.lagBound, log);
+                    options.lagBound, log, target);
             List<CompletableFuture<RecoveryWatch.Recovery>> recovery = new ArrayList<>(1);
             paced.run(txs, start, rate, answers, done, () -> {
                 if (recovery.isEmpty() && System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(options.faultAfter)) {
-                    recovery.add(faultAndWatch(pre, watch, fault, admin, watched.lagGroups(), answers, asyncEvents, asyncStatus));
+                    recovery.add(faultAndWatch(pre, before, watch, fault, admin, watched.lagGroups(), answers, asyncEvents, asyncStatus));
                 }
             });
             AsyncLoad.Reached asyncSent = asyncLoad.join();
@@ -108,7 +111,7 @@ abstract class FaultDrill implements Callable<Integer> {
             AsyncLoad.Reached reached = asyncSender.reached(asyncSent);
             DrillReport.Load load = new DrillReport.Load(rate, asyncRate, duration, runSeed, txs.size(), asyncEvents.size(), loadEnd - began,
                     reached.sentPerSecond(), reached.acknowledgedPerSecond(), reached.resent());
-            failures.addAll(recoveryFailures(rec, watched.lagGroups()));
+            failures.addAll(recoveryFailures(rec, watched.lagGroups(), target));
 
             // 4: quiet, then the checks.
             DrillSteps.awaitQuiet(admin, DrillChecks.quietGroups(
@@ -124,11 +127,14 @@ abstract class FaultDrill implements Callable<Integer> {
                     ? on.run(new CepResumeCheck(fault.newestCheckpointAtKill, fault.cepLogOffset), failures) : null;
             RestoreCheck.Found restore = scenario == Scenario.WIPE_API_STATE && fault.error == null
                     ? on.run(new RestoreCheck(watched.apiGroups(), fault, options.kafkaTools), failures) : null;
+            FlinkRestoreCheck.Found flink = target instanceof TaskManagerTarget tm
+                    ? on.run(new FlinkRestoreCheck(tm.atKill(), tm.recovered()), failures) : null;
             RebuildCheck.Found rebuild = on.run(new RebuildCheck(Groups.exists(admin, Drill.CEP_GROUP)), failures);
             LakeCheck.Found lake = on.run(new LakeCheck(watched.lakeRuns(), options.recoveryTimeout), failures);
 
             DrillReport report = new DrillReport(scenario.label, failures.isEmpty() ? "PASS" : "FAIL", load, rec, decisions, async,
-                    alerts.read(), alerts.repeated(), rebuild, lake, cep, restore, DrillSteps.loadAverage(), failures);
+                    alerts.read(), alerts.repeated(), rebuild, lake, cep, restore, target == null ? null : target.figures(), flink,
+                    DrillSteps.loadAverage(), failures);
             drill.parent.summary(report);
             if (options.json) {
                 out.println(Records.JSON.writeValueAsString(report));
@@ -143,7 +149,7 @@ abstract class FaultDrill implements Callable<Integer> {
      * Starts the fault and the recovery watch. kill-api with several instances: first a key the instance to be killed
      * owns (a few lookups through the survivor), then the fault, with the answering watch beside the recovery watch.
      */
-    private CompletableFuture<RecoveryWatch.Recovery> faultAndWatch(Preflight pre, RecoveryWatch watch, Fault fault, Admin admin,
+    private CompletableFuture<RecoveryWatch.Recovery> faultAndWatch(Preflight pre, ChildStatus before, RecoveryWatch watch, Fault fault, Admin admin,
                                                                     List<String> lagGroups, Map<String, DrillChecks.Answer> answers,
                                                                     List<GeneratedEvent> asyncEvents, Map<String, Integer> asyncStatus) {
         if (pre.through().isPresent()) {
@@ -152,17 +158,21 @@ abstract class FaultDrill implements Callable<Integer> {
                 Optional<String> lookup = watch.ownedLookup(asyncEvents, asyncStatus, k, t);
                 fault.start();
                 CompletableFuture<RecoveryWatch.Answering> answering = CompletableFuture.supplyAsync(() -> watch.watchAnswering(fault, k, t, lookup));
-                return watch.watch(admin, lagGroups, fault, pre.before(), answers, answering);
+                return watch.watch(admin, lagGroups, fault, before, answers, answering);
             });
         }
         fault.start();
-        return CompletableFuture.supplyAsync(() -> watch.watch(admin, lagGroups, fault, pre.before(), answers, null));
+        return CompletableFuture.supplyAsync(() -> watch.watch(admin, lagGroups, fault, before, answers, null));
     }
 
-    private List<String> recoveryFailures(RecoveryWatch.Recovery rec, List<String> lagGroups) {
+    private List<String> recoveryFailures(RecoveryWatch.Recovery rec, List<String> lagGroups, ClusterTarget target) {
         List<String> failures = new ArrayList<>();
         if (rec.componentBackAfterMs() == null) {
-            failures.add(scenario.component + " was not serving again within " + options.recoveryTimeout + " s");
+            failures.add((target != null ? "without " + target.component() + ", not " + target.figures().servingAgainMeans()
+                    : scenario.component + " was not serving again") + " within " + options.recoveryTimeout + " s");
+        }
+        if (target != null && target.figures().rejoinedAfterMs() == null) {
+            failures.add("not " + target.figures().rejoinedMeans() + " within " + options.recoveryTimeout + " s");
         }
         if (rec.answering() != null && rec.answering().lookup() != null && rec.answeringAgainAfterMs() == null) {
             failures.add(rec.answering().lookup() + ", owned by the killed " + rec.answering().killed() + ", got no 200 through "

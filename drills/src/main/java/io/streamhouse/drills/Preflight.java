@@ -75,6 +75,10 @@ record Preflight(URI ingest, URI api, Optional<ApiInstances.Instance> killed, Op
             throw new Endpoints.EnvironmentException("api instance " + through.get().component() + " at " + through.get().url()
                     + " is not ready (/q/health/ready): ./streamhouse status");
         }
+        if (scenario.onCluster()) {
+            ClusterShape.require(scenario, StatusFile.read(stack.data().resolve(StatusFile.NAME))
+                    .map(st -> st.components().stream().map(ChildStatus::name).toList()).orElse(List.of()));
+        }
         ChildStatus before = component(stack.data(), scenario.component).orElseThrow(() -> new Endpoints.EnvironmentException(
                 "this stack runs no " + scenario.component + " (" + stack.data().resolve(StatusFile.NAME) + "): start it with that part"));
         if (before.state() != ChildState.RUNNING) {
@@ -94,9 +98,9 @@ record Preflight(URI ingest, URI api, Optional<ApiInstances.Instance> killed, Op
         boolean lakeRuns = DrillSteps.hasMembers(admin, ConnectNames.LAKE_GROUP);
         List<String> lagGroups = switch (scenario) {
             case KILL_API, WIPE_API_STATE -> apiGroups;
-            case KILL_CEP -> List.of(Drill.CEP_GROUP);
-            case KILL_CONNECT -> List.of(ConnectNames.LAKE_GROUP);
-            case RESTART_BROKER -> {
+            case KILL_CEP, KILL_TASKMANAGER -> List.of(Drill.CEP_GROUP);
+            case KILL_CONNECT, KILL_CONNECT_WORKER -> List.of(ConnectNames.LAKE_GROUP);
+            case RESTART_BROKER, KILL_BROKER_LEADER -> {
                 List<String> all = new ArrayList<>(apiGroups);
                 if (Groups.exists(admin, Drill.CEP_GROUP)) {
                     all.add(Drill.CEP_GROUP);
@@ -107,11 +111,11 @@ record Preflight(URI ingest, URI api, Optional<ApiInstances.Instance> killed, Op
                 yield all;
             }
         };
-        if (scenario == Scenario.KILL_CONNECT && !lakeRuns) {
+        if ((scenario == Scenario.KILL_CONNECT || scenario == Scenario.KILL_CONNECT_WORKER) && !lakeRuns) {
             throw new Endpoints.EnvironmentException("the lake's sink (group " + ConnectNames.LAKE_GROUP
-                    + ") has no members: kill-connect checks Iceberg against Kafka, start the stack with the lake");
+                    + ") has no members: " + scenario.label + " checks Iceberg against Kafka, start the stack with the lake");
         }
-        if (scenario == Scenario.KILL_CEP && !Groups.exists(admin, Drill.CEP_GROUP)) {
+        if ((scenario == Scenario.KILL_CEP || scenario == Scenario.KILL_TASKMANAGER) && !Groups.exists(admin, Drill.CEP_GROUP)) {
             throw new Endpoints.EnvironmentException("the CEP job's group " + Drill.CEP_GROUP + " is not on " + endpoints.bootstrapServers());
         }
         return new Watched(apiGroups, lakeRuns, lagGroups);

@@ -66,9 +66,12 @@ final class RecoveryWatch {
     private final int recoveryTimeout;
     private final long lagBound;
     private final PrintStream log;
+    /** A cluster scenario's target, which says when the cluster serves again and when the killed member rejoined. */
+    private final ClusterTarget target;
 
     RecoveryWatch(HttpClient http, Scenario scenario, Path data, URI api, String opsToken, int recoveryTimeout, long lagBound,
-                  PrintStream log) {
+                  PrintStream log, ClusterTarget target) {
+        this.target = target;
         this.http = http;
         this.scenario = scenario;
         this.data = data;
@@ -85,12 +88,19 @@ final class RecoveryWatch {
         long faultAt = fault.faultAt;
         long deadline = faultAt + recoveryTimeout * 1000L;
         Long back = null, lagNormal = null;
+        boolean rejoined = target == null;
+        String faulted = target != null ? target.component() : scenario.component;
         try {
             fault.down.await(recoveryTimeout, TimeUnit.SECONDS);
-            while (System.currentTimeMillis() < deadline && (back == null || lagNormal == null) && fault.error == null) {
+            while (System.currentTimeMillis() < deadline && (back == null || lagNormal == null || !rejoined) && fault.error == null) {
                 if (back == null && serving(fault, before)) {
                     back = System.currentTimeMillis() - faultAt;
-                    log.println("  " + scenario.component + " serving again " + back + " ms after the fault");
+                    log.println("  " + (target != null ? "without " + faulted + ", " + target.figures().servingAgainMeans()
+                            + ": " : faulted + " serving again ") + back + " ms after the fault");
+                }
+                if (back != null && !rejoined && target.rejoined(faultAt)) {
+                    rejoined = true;
+                    log.println("  " + target.figures().rejoinedMeans() + " " + target.figures().rejoinedAfterMs() + " ms after the fault");
                 }
                 if (back != null && lagNormal == null && groups.stream().allMatch(g -> DrillSteps.lag(admin, g) <= lagBound)) {
                     lagNormal = System.currentTimeMillis() - faultAt;
@@ -209,11 +219,16 @@ final class RecoveryWatch {
     }
 
     private boolean serving(Fault fault, ChildStatus before) {
+        if (target != null) {
+            return target.serving(fault.faultAt);
+        }
         return switch (scenario) {
             case KILL_API, WIPE_API_STATE -> Preflight.status(http, api.resolve("/q/health/ready")) == 200;
             case RESTART_BROKER -> fault.backAt != null;
             case KILL_CONNECT, KILL_CEP -> Preflight.component(data, scenario.component)
                     .filter(c -> c.state() == ChildState.RUNNING && c.pid() != before.pid()).isPresent();
+            case KILL_BROKER_LEADER, KILL_TASKMANAGER, KILL_CONNECT_WORKER ->
+                    throw new IllegalStateException(scenario.label + " watches its cluster target");
         };
     }
 }
