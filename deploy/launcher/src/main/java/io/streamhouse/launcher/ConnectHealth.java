@@ -48,6 +48,29 @@ final class ConnectHealth {
         return checks(response.body());
     }
 
+    /**
+     * Asks the worker to restart the connector's failed instance and failed tasks ({@code POST
+     * /connectors/<name>/restart?includeTasks=true&onlyFailed=true}): Kafka Connect leaves a failed task FAILED until
+     * someone does (a sink task whose transactional producer was fenced when a broker died stays down otherwise).
+     * True when the worker accepted.
+     */
+    boolean restartFailed(String connector) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                        rest.resolve("/connectors/" + connector + "/restart?includeTasks=true&onlyFailed=true"))
+                .timeout(TIMEOUT).header("Accept", "application/json").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() == 200 || response.statusCode() == 202 || response.statusCode() == 204;
+    }
+
+    /**
+     * The wait after the {@code n}-th restart in a row of one connector's failed tasks before the next: 30 s, doubling,
+     * at most 10 min, so a task that fails again at once (a missing table) is not restarted in a loop.
+     */
+    static Duration restartBackoff(int n) {
+        long seconds = 30L << Math.min(Math.max(n, 1) - 1, 5);
+        return Duration.ofSeconds(Math.min(seconds, 600));
+    }
+
     /** One check per connector of {@code GET /connectors?expand=status}, in name order. */
     static List<HealthCheck> checks(String expandedStatus) throws IOException {
         List<HealthCheck> checks = new ArrayList<>();

@@ -60,6 +60,9 @@ final class HealthWatch implements AutoCloseable {
     private volatile Map<String, String> details = Map.of();
     private Admin admin;
     private volatile Supplier<Optional<String>> sessionJob = Optional::empty;
+    /** Per connector: its restarts in a row, and the earliest moment of the next ({@link #restartFailed}). */
+    private final Map<String, Integer> connectRestarts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Instant> nextConnectRestart = new java.util.concurrent.ConcurrentHashMap<>();
 
     private record Announced(Verdict verdict, String line, Instant at) {
     }
@@ -216,13 +219,37 @@ final class HealthWatch implements AutoCloseable {
             return List.of();
         }
         try {
-            return new ConnectHealth(http, URI.create(connect.endpoint())).poll();
+            ConnectHealth worker = new ConnectHealth(http, URI.create(connect.endpoint()));
+            List<HealthCheck> checks = worker.poll();
+            restartFailed(worker, checks, Instant.now());
+            return checks;
         } catch (IOException e) {
             return List.of(new HealthCheck("connect", ConnectHealth.COMPONENT, Verdict.UNKNOWN,
                     "connect: unknown (its REST API did not answer: " + e.getMessage() + ")"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
+        }
+    }
+
+    /**
+     * A connector failing is restarted (its failed instance and tasks), at most once per
+     * {@link ConnectHealth#restartBackoff} of its restarts in a row; one that is OK again starts the count anew. The
+     * check still says failing until the worker reports the task running.
+     */
+    private void restartFailed(ConnectHealth worker, List<HealthCheck> checks, Instant now) throws IOException, InterruptedException {
+        for (HealthCheck check : checks) {
+            String connector = check.name().substring("connect ".length());
+            if (check.verdict() == Verdict.OK) {
+                connectRestarts.remove(connector);
+                nextConnectRestart.remove(connector);
+            } else if (check.verdict() == Verdict.FAILING && !now.isBefore(nextConnectRestart.getOrDefault(connector, Instant.EPOCH))) {
+                int n = connectRestarts.merge(connector, 1, Integer::sum);
+                nextConnectRestart.put(connector, now.plus(ConnectHealth.restartBackoff(n)));
+                boolean accepted = worker.restartFailed(connector);
+                announce.accept(check.name() + ": " + (accepted ? "restarting" : "asked to restart (refused)")
+                        + " its failed tasks (restart " + n + " in a row; Kafka Connect does not restart a failed task by itself)");
+            }
         }
     }
 

@@ -33,4 +33,36 @@ class ConnectHealthTest {
         assertThat(paused.get(1).verdict()).isEqualTo(Verdict.DEGRADED);
         assertThat(paused.get(1).line()).isEqualTo("connect shop-cdc degraded: connector PAUSED (PAUSED, 1 of 1 task RUNNING)");
     }
+
+    @Test
+    void aFailedConnectorIsRestartedWithItsFailedTasksOnly() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        List<String> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.createContext("/connectors/", exchange -> {
+            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            exchange.sendResponseHeaders(202, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            ConnectHealth worker = new ConnectHealth(java.net.http.HttpClient.newHttpClient(),
+                    java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
+
+            assertThat(worker.restartFailed("lake")).isTrue();
+            assertThat(requests).containsExactly("POST /connectors/lake/restart?includeTasks=true&onlyFailed=true");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void restartsInARowWaitLongerEachTimeUpToTenMinutes() {
+        assertThat(ConnectHealth.restartBackoff(1)).hasSeconds(30);
+        assertThat(ConnectHealth.restartBackoff(2)).hasSeconds(60);
+        assertThat(ConnectHealth.restartBackoff(4)).hasSeconds(240);
+        assertThat(ConnectHealth.restartBackoff(5)).hasSeconds(480);
+        assertThat(ConnectHealth.restartBackoff(6)).hasSeconds(600);
+        assertThat(ConnectHealth.restartBackoff(40)).hasSeconds(600);
+    }
 }
