@@ -338,7 +338,7 @@ async function renderLive(args, query) {
   const decisionStatus = el('span', { class: 'muted', id: 'decision-status' }, 'connecting …');
   const tbody = el('tbody', { id: 'alerts' });
   const decisionRows = el('tbody', { id: 'decisions' });
-  const decisionsPartial = el('p', { class: 'error', id: 'decisions-partial', hidden: true });
+  const decisionsPartial = el('p', { class: 'problem', id: 'decisions-partial', hidden: true });
   const has = (value, filter) => !filter || String(value ?? '').includes(filter);
   const matches = (a) => has(a.type, typeFilter.value.trim().toUpperCase()) && has(a.subjectId, subjectFilter.value.trim());
   const decisionMatches = (d) => has(d.outcome, typeFilter.value.trim().toUpperCase())
