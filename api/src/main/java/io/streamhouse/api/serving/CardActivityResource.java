@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * {@code GET /v1/cards/{cardToken}/activity}: a card's recent authorization requests with their outcomes, from the
- * decision topology's {@code card-activity} store, on whichever instance holds the card ({@link CardActivityRouting}).
+ * decision topology's {@code card-activity} store, on whichever instance holds the card ({@link CardActivityRouting}),
+ * each outcome from whichever instance holds that payment's decision ({@link DecisionOutcomes}).
  */
 @Path("/v1/cards/{cardToken}/activity")
 @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
@@ -36,8 +37,9 @@ public class CardActivityResource {
         validate(cardToken);
         KeyRouter router = serving.router();
         String self = router == null ? "local" : router.self().host() + ":" + router.self().port();
-        var routing = new CardActivityRouting(new CardActivityReplica(decisions, self),
-                () -> router == null ? List.of() : router.peers(), router == null ? (h, p) -> java.util.Optional.empty() : router.forwarder());
+        java.util.function.Supplier<List<org.apache.kafka.streams.state.HostInfo>> peers = () -> router == null ? List.of() : router.peers();
+        Forwarder forwarder = router == null ? (h, p) -> java.util.Optional.empty() : router.forwarder();
+        var routing = new CardActivityRouting(new CardActivityReplica(decisions, self), peers, forwarder);
         CardActivityRouting.Found found = routing.find(cardToken);
         if (found instanceof CardActivityRouting.NotHeld notHeld) {
             throw new WebApplicationException(Response.fromResponse(Problems.of(503, "Not available",
@@ -48,7 +50,8 @@ public class CardActivityResource {
             throw new WebApplicationException(Problems.of(404, "No activity", "card " + cardToken
                     + " has no authorization request in the last 24 hours of its activity (unknown card, or none kept)"));
         }
-        return view;
+        var outcomes = new DecisionOutcomes(new DecisionReplica(decisions), peers, forwarder);
+        return view.withOutcomes(outcomes.find(view.activity().stream().map(CardActivityView.Entry::transactionId).toList()));
     }
 
     /** A card token, never a card number: a PAN in a URL would land in logs (docs/pii.md). */
