@@ -549,9 +549,16 @@ function cardActivity(activity, current) {
   const rows = entries.map(e => el('tr', { class: e.transactionId === current ? 'current' : '' },
     el('td', {}, e.occurredAt ?? ''), el('td', {}, el('a', { href: link('payments', [e.transactionId]) }, e.transactionId)),
     el('td', {}, e.amount != null ? e.amount + ' ' + (e.currency ?? '') : ''), el('td', {}, e.merchantId ?? ''),
-    el('td', {}, e.merchantCountry ?? ''), el('td', {}, e.channel ?? ''), el('td', {}, e.outcome ? pill(e.outcome) : '—')));
+    el('td', {}, e.merchantCountry ?? ''), el('td', {}, e.channel ?? ''), el('td', {}, outcomeOf(e))));
   return el('div', {}, el('p', { class: 'muted' }, 'Card ' + (activity.cardToken ?? '') + ': ' + entries.length + ' request(s) in the decision topology\'s window, newest first.'),
     table(['time', 'transaction', 'amount', 'merchant', 'country', 'channel', 'decision'], rows));
+}
+
+/** A card activity entry's decision: the outcome (a standby's marked stale), not decided yet, or unknown for now. */
+function outcomeOf(e) {
+  if (e.outcomeUnavailable) return el('span', { class: 'badge stale', title: 'No api instance holding this decision answered: whether it was decided is unknown.' }, 'unavailable');
+  if (!e.outcome) return el('span', { class: 'muted', title: 'Not decided yet.' }, '—');
+  return e.outcomeStale ? el('span', {}, pill(e.outcome), ' ', el('span', { class: 'badge stale', title: 'From a standby replica: the instance holding it did not answer.' }, 'stale')) : pill(e.outcome);
 }
 
 /** A reviewer's verdict on a payment held for REVIEW: recorded under the token's subject (the api takes it from the token). */
