@@ -275,18 +275,17 @@ public final class ServingTopology {
 
     /**
      * Every decision into its task's decision feed under a time-sortable key (when it was decided, then its transaction
-     * id; a decision seen again overwrites itself), keeping the newest {@code kept}: once more than a tenth over, the
-     * oldest are deleted down to {@code kept}. Trimming depends only on the records processed, so a rebuild from the
-     * log keeps the same entries as live. The count starts from the restored store when the task starts.
+     * id; a decision seen again overwrites itself), keeping the newest {@code kept}: once the feed holds more than a
+     * tenth over, the oldest are deleted down to {@code kept}. The count is exact (a repeat does not count) and is read
+     * from the store when the task starts, so when a trim happens depends only on the records processed and what the
+     * store holds: a rebuild from the log keeps the same entries as live, also across a restart of either.
      */
     static final class AppendToDecisionFeed implements Processor<String, TransactionDecision, Void, Void> {
         private final int kept;
         private final int slack;
         private KeyValueStore<String, TransactionDecision> feed;
-        /** Entries put since the store was counted or trimmed, plus what it held then: an upper bound (repeats overwrite). */
+        /** Entries in the feed. */
         private long count;
-        /** The highest key deleted by the last trim: every key at or below it is gone, so a trim's scan stops there. */
-        private String trimmedTo;
 
         AppendToDecisionFeed(int kept) {
             this.kept = kept;
@@ -309,32 +308,29 @@ public final class ServingTopology {
         public void process(Record<String, TransactionDecision> record) {
             TransactionDecision decision = record.value();
             String key = AlertFeedKeys.of(decision.getEnvelope().getRecordedAt(), decision.getTransactionId());
-            if (trimmedTo != null && key.compareTo(trimmedTo) <= 0) {
-                return; // older than what the last trim deleted: it would be the next one deleted
+            if (feed.get(key) == null) {
+                count++;
             }
             feed.put(key, decision);
-            if (++count > kept + slack) {
+            if (count > kept + slack) {
                 trim();
             }
         }
 
-        /** Deletes all but the newest {@code kept} entries, newest first down to the previous trim's mark. */
+        /** Deletes all but the newest {@code kept} entries. */
         private void trim() {
             java.util.List<String> older = new java.util.ArrayList<>();
             long seen = 0;
-            try (var newestFirst = trimmedTo == null ? feed.reverseAll() : feed.reverseRange(trimmedTo, null)) {
+            try (var newestFirst = feed.reverseAll()) {
                 while (newestFirst.hasNext()) {
                     String key = newestFirst.next().key;
-                    if (++seen > kept && !key.equals(trimmedTo)) {
+                    if (++seen > kept) {
                         older.add(key);
                     }
                 }
             }
             older.forEach(feed::delete);
-            if (!older.isEmpty()) {
-                trimmedTo = older.get(0);
-            }
-            count = Math.min(seen, kept);
+            count = seen - older.size();
         }
     }
 
