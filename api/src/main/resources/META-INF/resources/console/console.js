@@ -338,6 +338,7 @@ async function renderLive(args, query) {
   const decisionStatus = el('span', { class: 'muted', id: 'decision-status' }, 'connecting …');
   const tbody = el('tbody', { id: 'alerts' });
   const decisionRows = el('tbody', { id: 'decisions' });
+  const decisionsPartial = el('p', { class: 'problem', id: 'decisions-partial', hidden: true });
   const has = (value, filter) => !filter || String(value ?? '').includes(filter);
   const matches = (a) => has(a.type, typeFilter.value.trim().toUpperCase()) && has(a.subjectId, subjectFilter.value.trim());
   const decisionMatches = (d) => has(d.outcome, typeFilter.value.trim().toUpperCase())
@@ -355,7 +356,7 @@ async function renderLive(args, query) {
   show(el('h1', {}, 'Live'), filterForm,
     el('div', { class: 'card' }, el('h2', {}, 'Alerts'), el('p', {}, status),
       el('div', { class: 'feed', tabindex: 0, 'aria-label': 'Alerts, newest first' }, table(['time', 'type', 'severity', 'subject', 'pattern', 'summary', 'status'], tbody))),
-    el('div', { class: 'card' }, el('h2', {}, 'Payment decisions'), el('p', {}, decisionStatus),
+    el('div', { class: 'card' }, el('h2', {}, 'Payment decisions'), el('p', {}, decisionStatus), decisionsPartial,
       el('div', { class: 'feed', tabindex: 0, 'aria-label': 'Payment decisions, newest first' }, table(['decided', 'transaction', 'card', 'outcome', 'rules (version)', 'rule set', 'latency'], decisionRows))));
 
   function rowFor(a, fresh) {
@@ -390,19 +391,24 @@ async function renderLive(args, query) {
     if (fresh) tbody.prepend(tr); else tbody.append(tr);
   }
 
-  function placeDecision(d) {
+  // Newest first by when decided. A decision is listed once: one re-read after an overflow or a reconnect that the
+  // stream had already brought is skipped, and one it had not is put where its time places it.
+  function placeDecision(d, fresh) {
     if (state.decisions.has(d.transactionId)) return;
     const rules = (d.reasons ?? []).map(r => r.ruleId + ' v' + r.ruleVersion).join(', ');
-    const tr = el('tr', { class: 'fresh', 'data-transaction': d.transactionId },
+    const tr = el('tr', { class: fresh ? 'fresh' : '', 'data-transaction': d.transactionId },
       el('td', {}, d.decidedAt ?? d.requestedAt ?? ''),
       el('td', {}, el('a', { href: link('payments', [d.transactionId]) }, d.transactionId)),
       el('td', {}, d.cardToken ?? ''), el('td', {}, pill(d.outcome)),
       el('td', { title: (d.reasons ?? []).map(r => r.message).join('\n') }, rules || 'none (allowed by default)'),
       el('td', {}, d.ruleSetVersion ?? ''), el('td', {}, d.decisionLatencyMillis != null ? d.decisionLatencyMillis + ' ms' : ''));
     tr.decision = d;
+    tr.decidedAt = Date.parse(d.decidedAt ?? d.requestedAt ?? '') || 0;
     tr.hidden = !decisionMatches(d);
     state.decisions.set(d.transactionId, tr);
-    decisionRows.prepend(tr);
+    let next = decisionRows.firstElementChild;
+    while (next && next.decidedAt > tr.decidedAt) next = next.nextElementSibling;
+    decisionRows.insertBefore(tr, next);
     while (decisionRows.children.length > 200) {
       const oldest = decisionRows.lastChild;
       state.decisions.delete(oldest.decision.transactionId);
@@ -422,12 +428,21 @@ async function renderLive(args, query) {
     if (page.partial) banner('Some alert partitions could not be read (' + (page.missingPartitions ?? []).join(', ') + '): the list is partial.');
   }
 
+  async function rereadDecisions() {
+    const page = await retrying(() => api('/v1/decisions?limit=100'), () => !state.stopped);
+    for (const d of page.decisions ?? []) placeDecision(d, false);
+    // Kept beside the list until the next re-read (the banner is cleared once the stream is back).
+    decisionsPartial.textContent = page.partial ? 'Some decision partitions could not be read ('
+      + (page.missingPartitions ?? []).join(', ') + '): decisions made before the stream (re)connected may be missing.' : '';
+    decisionsPartial.hidden = !page.partial;
+  }
+
   follow(state, { path: '/v1/alerts/stream', what: 'alert', label: status, before: reread,
     onItem: (data) => place(JSON.parse(data), true), live: 'live: new alerts appear at the top',
     behind: 'Catching up: this console fell behind the alert stream; re-reading /v1/alerts …' });
-  follow(state, { path: '/v1/decisions/stream', what: 'decision', label: decisionStatus, before: async () => {},
-    onItem: (data) => placeDecision(JSON.parse(data)), live: 'live: decisions appear at the top as they are made',
-    behind: 'Catching up: this console fell behind the decision stream; decisions made meanwhile are not listed (look one up under Payments) …' });
+  follow(state, { path: '/v1/decisions/stream', what: 'decision', label: decisionStatus, before: rereadDecisions,
+    onItem: (data) => placeDecision(JSON.parse(data), true), live: 'live: decisions appear at the top as they are made',
+    behind: 'Catching up: this console fell behind the decision stream; re-reading /v1/decisions …' });
 }
 
 /**
@@ -534,9 +549,16 @@ function cardActivity(activity, current) {
   const rows = entries.map(e => el('tr', { class: e.transactionId === current ? 'current' : '' },
     el('td', {}, e.occurredAt ?? ''), el('td', {}, el('a', { href: link('payments', [e.transactionId]) }, e.transactionId)),
     el('td', {}, e.amount != null ? e.amount + ' ' + (e.currency ?? '') : ''), el('td', {}, e.merchantId ?? ''),
-    el('td', {}, e.merchantCountry ?? ''), el('td', {}, e.channel ?? ''), el('td', {}, e.outcome ? pill(e.outcome) : '—')));
+    el('td', {}, e.merchantCountry ?? ''), el('td', {}, e.channel ?? ''), el('td', {}, outcomeOf(e))));
   return el('div', {}, el('p', { class: 'muted' }, 'Card ' + (activity.cardToken ?? '') + ': ' + entries.length + ' request(s) in the decision topology\'s window, newest first.'),
     table(['time', 'transaction', 'amount', 'merchant', 'country', 'channel', 'decision'], rows));
+}
+
+/** A card activity entry's decision: the outcome (a standby's marked stale), not decided yet, or unknown for now. */
+function outcomeOf(e) {
+  if (e.outcomeUnavailable) return el('span', { class: 'badge stale', title: 'No api instance holding this decision answered: whether it was decided is unknown.' }, 'unavailable');
+  if (!e.outcome) return el('span', { class: 'muted', title: 'Not decided yet.' }, '—');
+  return e.outcomeStale ? el('span', {}, pill(e.outcome), ' ', el('span', { class: 'badge stale', title: 'From a standby replica: the instance holding it did not answer.' }, 'stale')) : pill(e.outcome);
 }
 
 /** A reviewer's verdict on a payment held for REVIEW: recorded under the token's subject (the api takes it from the token). */

@@ -91,6 +91,7 @@ class ApiAccessIT {
                 .body("detail", containsString("one of the roles rules-admin, reviewer"));
         as(Roles.PAYMENTS).get("/v1/customers/c-1").then().statusCode(403).body("detail", containsString("the role reviewer"));
         as(Roles.DEVICE).get("/v1/transactions/t-1/decision").then().statusCode(403);
+        as(Roles.PAYMENTS).get("/v1/decisions").then().statusCode(403).body("detail", containsString("one of the roles reviewer, ops"));
         as(Roles.REVIEWER).get("/internal/v1/ping").then()
                 .statusCode(403).contentType("application/problem+json").body("detail", containsString("the role internal"));
         as(Roles.AGENT).get("/q/metrics").then()
@@ -109,6 +110,8 @@ class ApiAccessIT {
         // Serving is off in @QuarkusTests: 503 (not 401/403) shows the request passed access control.
         as(Roles.OPS).get("/v1/parcels/P-1").then().statusCode(503);
         as(Roles.REVIEWER).get("/v1/customers/c-1").then().statusCode(503);
+        as(Roles.OPS).get("/v1/decisions").then().statusCode(503);
+        as(Roles.REVIEWER).get("/v1/decisions?limit=5").then().statusCode(503);
         // The malformed body is refused by the endpoint itself, after access control.
         as(Roles.ANALYST).body("{}").post("/v1/sql").then().statusCode(anyOf(is(400), is(422), is(503)));
     }

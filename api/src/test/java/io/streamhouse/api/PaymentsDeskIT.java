@@ -158,6 +158,8 @@ class PaymentsDeskIT {
                 .body("activity[0].merchantCountry", equalTo("NL"))
                 .body("activity[0].channel", equalTo("ECOMMERCE"))
                 .body("activity[0].outcome", equalTo("REVIEW"))
+                .body("activity[0].outcomeStale", equalTo(false))
+                .body("activity[0].outcomeUnavailable", equalTo(false))
                 .body("stale", equalTo(false)));
         get("/v1/cards/tok_desk_never_paid/activity").then().statusCode(404).contentType("application/problem+json");
         get("/v1/cards/4111111111111111/activity").then().statusCode(400).body("errors.field", hasItem("cardToken"))

@@ -66,6 +66,10 @@ class ServingApiIT {
         get("/v1/alerts?limit=0").then().statusCode(400).body("errors.field", hasItem("limit"));
         get("/v1/alerts?limit=x").then().statusCode(400).body("errors.field", hasItem("limit"));
         get("/v1/alerts?before=nope").then().statusCode(400).body("errors.field", hasItem("before"));
+        get("/v1/decisions?limit=501").then().statusCode(400).contentType("application/problem+json")
+                .body("errors.field", hasItem("limit")).body("errors.message", hasItem(containsString("501")));
+        get("/v1/decisions?limit=x").then().statusCode(400).body("errors.field", hasItem("limit"));
+        get("/v1/decisions?before=nope").then().statusCode(400).body("errors.field", hasItem("before"));
     }
 
     @Test
@@ -73,6 +77,7 @@ class ServingApiIT {
         get("/v1/parcels/P-1").then().statusCode(503).contentType("application/problem+json")
                 .header("Retry-After", "1").body("detail", containsString("not running"));
         get("/v1/alerts").then().statusCode(503);
+        get("/v1/decisions").then().statusCode(503).contentType("application/problem+json").header("Retry-After", "1");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.streamhouse.projections;
 
 import io.streamhouse.plumbing.DeadLetters;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
@@ -19,9 +20,14 @@ public final class DecisionLookupProjection {
     public static final String STORE = "decisions-by-transaction";
 
     public static void addTo(StreamsBuilder builder, TopicSerdes serdes) {
+        addTo(builder, serdes, OutputTopics.LIVE);
+    }
+
+    /** @param topics where the decisions are read from and unreadable ones dead-lettered (a test's own copies) */
+    public static void addTo(StreamsBuilder builder, TopicSerdes serdes, OutputTopics topics) {
         var decisionSerde = serdes.valueSerde(Topics.TRANSACTION_DECISIONS);
         DeadLetters.readOrDeadLetter(builder, Topics.TRANSACTION_DECISIONS, decisionSerde.deserializer(),
-                        TransactionDecision::getTransactionId, "decision-lookup")
+                        TransactionDecision::getTransactionId, "decision-lookup", topics)
                 .toTable(Named.as("decision-lookup-table"),
                         Materialized.<String, TransactionDecision, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String())

@@ -3,6 +3,7 @@ package io.streamhouse.replay;
 import io.streamhouse.detection.decision.DecisionTopology;
 import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.state.CardActivity;
 import io.streamhouse.domain.state.CustomerProfile;
 import io.streamhouse.domain.state.CustomerState;
@@ -40,6 +41,7 @@ public enum Target {
                     new Store(ServingStores.VEHICLE_HEALTH, true, VehicleHealth.class),
                     new Store(ServingStores.SUBJECT_ALERTS, true, SubjectAlerts.class),
                     new Store(ServingStores.ALERT_FEED, false, Alert.class),
+                    new Store(ServingStores.DECISION_FEED, false, TransactionDecision.class),
                     new Store(ServingStores.CUSTOMER_STATE, true, CustomerState.class),
                     new Store(ServingStores.CUSTOMER_PROFILES, false, CustomerProfile.class))),
     /**

@@ -29,7 +29,9 @@ import java.util.Map;
 /**
  * {@code GET /v1/decisions/stream}: payment decisions as they are made, as server-sent events ({@link LiveDecisionView}),
  * from a {@link TopicBroadcaster} over {@code payments.transactions.decisions}. Only what is decided after the
- * subscriber connects; one decision is read again at {@code /v1/transactions/{id}/decision}.
+ * subscriber connects: the recent ones are listed at {@code /v1/decisions} ({@link DecisionFeedResource}), which a
+ * subscriber that overflowed reads before it subscribes again; one decision is read again at
+ * {@code /v1/transactions/{id}/decision}.
  */
 @Path("/v1/decisions/stream")
 @ApplicationScoped
@@ -52,7 +54,7 @@ public class DecisionStreamResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<OutboundSseEvent> stream(@Context Sse sse) {
-        return LiveEvents.sse(sse, broadcaster.subscribe(), LiveDecisionView.class, "decisions", null);
+        return LiveEvents.sse(sse, broadcaster.subscribe(), LiveDecisionView.class, "decisions", "/v1/decisions");
     }
 
     @PreDestroy

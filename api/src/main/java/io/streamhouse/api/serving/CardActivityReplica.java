@@ -1,9 +1,7 @@
 package io.streamhouse.api.serving;
 
 import io.streamhouse.detection.decision.DecisionTopology;
-import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.state.CardActivity;
-import io.streamhouse.projections.DecisionLookupProjection;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -13,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * This instance's own replica of a card's {@code card-activity} partition, in the decision application, with each
- * payment's outcome from whatever replica of {@code decisions-by-transaction} is here (that store is partitioned by
- * transaction id, so with several instances some outcomes may be held elsewhere: those are left null, not fetched).
+ * This instance's own replica of a card's {@code card-activity} partition, in the decision application. The payments'
+ * outcomes are not filled here: {@code decisions-by-transaction} is partitioned by transaction id, so with several
+ * instances some are held elsewhere; the answering instance looks them all up ({@link DecisionOutcomes}).
  */
 public final class CardActivityReplica implements CardActivityRouting.LocalReplica {
     private final KafkaStreams decisions;
@@ -39,16 +37,6 @@ public final class CardActivityReplica implements CardActivityRouting.LocalRepli
         if (activity == null) {
             return Optional.of(new CardActivityView(cardToken, List.of(), standbyToo, servedBy));
         }
-        return Optional.of(CardActivityView.of(activity, this::outcomeOf, standbyToo, servedBy));
-    }
-
-    private String outcomeOf(String transactionId) {
-        try {
-            TransactionDecision d = decisions.store(StoreQueryParameters.fromNameAndType(DecisionLookupProjection.STORE,
-                    QueryableStoreTypes.<String, TransactionDecision>keyValueStore()).enableStaleStores()).get(transactionId);
-            return d == null ? null : d.getOutcome().name();
-        } catch (InvalidStateStoreException e) {
-            return null;
-        }
+        return Optional.of(CardActivityView.of(activity, standbyToo, servedBy));
     }
 }

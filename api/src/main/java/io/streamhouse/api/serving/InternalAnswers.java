@@ -1,6 +1,5 @@
 package io.streamhouse.api.serving;
 
-import io.streamhouse.domain.event.Alert;
 import io.streamhouse.projections.serving.ServingStores;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -32,7 +31,7 @@ public final class InternalAnswers {
     }
 
     public static Optional<byte[]> feed(KeyRouter router, String store, String before, String limit, String partitions) {
-        if (router == null || !ServingStores.ALERT_FEED.equals(store) || limit == null || partitions == null) {
+        if (router == null || !FEEDS.contains(store) || limit == null || partitions == null) {
             return Optional.empty();
         }
         try {
@@ -41,14 +40,17 @@ public final class InternalAnswers {
             for (String p : partitions.split(",")) {
                 wanted.add(Integer.parseInt(p));
             }
-            StateCodec.Page<Alert> page = router.localFeed(store, before, n, wanted);
+            StateCodec.Page<SpecificRecord> page = router.localFeed(store, before, n, wanted);
             return Optional.of(StateCodec.encodePage(page.entries(), page.missingPartitions()));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }
 
-    /** The stores looked up by key (all but the feed). */
+    /** The stores read as feeds, newest first. */
+    static final Set<String> FEEDS = Set.of(ServingStores.ALERT_FEED, ServingStores.DECISION_FEED);
+
+    /** The stores looked up by key (all but the feeds). */
     static final class ServingStreamsStores {
         static final Set<String> KEYED = Set.of(ServingStores.PARCEL_TRACKING, ServingStores.VEHICLE_HEALTH,
                 ServingStores.SUBJECT_ALERTS, ServingStores.CUSTOMER_STATE, ServingStores.RULE_HISTORY);

@@ -48,6 +48,19 @@ public class InternalStateResource {
                 .map(body -> Response.ok(body).build()).orElseGet(() -> Response.status(503).build());
     }
 
+    /**
+     * The outcomes of these transactions' decisions this instance's own replicas hold (active only unless
+     * {@code standby=true}), with the partitions they answered for; never forwarded.
+     */
+    @GET
+    @Path("/decisions/outcomes")
+    public Response decisionOutcomes(@QueryParam("id") java.util.List<String> ids, @QueryParam("standby") boolean standby) {
+        if (ids == null || ids.isEmpty() || ids.size() > DecisionOutcomes.BATCH || !ids.stream().allMatch(ServingResource::isId)) {
+            return Response.status(503).build();
+        }
+        return Response.ok(DecisionOutcomes.encode(new DecisionReplica(decisions).read(ids, standby))).build();
+    }
+
     /** This instance's own replica of a card's activity (active only unless {@code standby=true}); 503 when not held here. */
     @GET
     @Path("/cards/{cardToken}/activity")

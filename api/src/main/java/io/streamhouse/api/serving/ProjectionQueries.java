@@ -1,6 +1,7 @@
 package io.streamhouse.api.serving;
 
 import io.streamhouse.domain.event.Alert;
+import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.state.AlertEntry;
 import io.streamhouse.domain.state.CustomerState;
 import io.streamhouse.domain.state.ParcelTracking;
@@ -131,6 +132,31 @@ public class ProjectionQueries {
         List<Views.FeedAlertView> alerts = page.entries().stream().map(e -> Views.FeedAlertView.of(e.getValue())).toList();
         String next = page.entries().size() < limit ? null : page.entries().get(page.entries().size() - 1).getKey();
         return new Answer.Ok<>(new Views.AlertPage(alerts, next, page.missingPartitions(), !page.missingPartitions().isEmpty()));
+    }
+
+    /**
+     * A page of the recent decisions (the newest {@link ServingStores#DECISION_FEED_KEPT} of each partition), newest
+     * first by when each was decided, gathered from the instances holding the decision feed's partitions.
+     *
+     * @param before a cursor from a previous page (exclusive), or null for the newest
+     */
+    public Answer<FeedPage<TransactionDecision>> decisions(String before, int limit) {
+        if (routers.get() == null) {
+            return new Answer.Unavailable<>("the serving projections are not running on this instance");
+        }
+        StateCodec.Page<TransactionDecision> page = router().feed(ServingStores.DECISION_FEED, before, limit, TransactionDecision.class);
+        List<TransactionDecision> decisions = page.entries().stream().map(java.util.Map.Entry::getValue).toList();
+        String next = page.entries().size() < limit ? null : page.entries().get(page.entries().size() - 1).getKey();
+        return new Answer.Ok<>(new FeedPage<>(decisions, next, page.missingPartitions()));
+    }
+
+    /**
+     * One page of a feed, newest first, before it is turned into its view.
+     *
+     * @param nextCursor        pass as {@code before} for the next (older) page; null when this page is the last
+     * @param missingPartitions partitions no instance answered for (the page may lack their entries)
+     */
+    public record FeedPage<V>(List<V> entries, String nextCursor, List<Integer> missingPartitions) {
     }
 
     private List<AlertEntry> alertsOf(String subjectId, String kind, Instant asOf, List<String> incomplete) {

@@ -235,6 +235,7 @@ public class ServingStreams {
                 ServingStores.VEHICLE_HEALTH, Topics.VEHICLE_TELEMETRY.partitions(),
                 ServingStores.SUBJECT_ALERTS, Topics.FRAUD_ALERTS.partitions(),
                 ServingStores.ALERT_FEED, Topics.FRAUD_ALERTS.partitions(),
+                ServingStores.DECISION_FEED, Topics.TRANSACTION_DECISIONS.partitions(),
                 ServingStores.CUSTOMER_STATE, Topics.CUSTOMERS.partitions(),
                 ServingStores.RULE_HISTORY, RuleHistoryTopology.PARTITIONS);
     }

@@ -31,7 +31,7 @@ class CardActivityRoutingTest {
 
     private static CardActivityView view(String servedBy, boolean stale) {
         return new CardActivityView("tok-1", List.of(new CardActivityView.Entry("tx-2", T0, "5.0000", "EUR", "m", "NL",
-                "POS", "ALLOW")), stale, servedBy);
+                "POS", "ALLOW", false, false)), stale, servedBy);
     }
 
     @Test
@@ -39,11 +39,17 @@ class CardActivityRoutingTest {
         CardActivity activity = CardActivity.newBuilder().setCardToken("tok-1").setEntries(List.of(
                 entry("tx-1", T0, "12.5"), entry("tx-2", T0.plusSeconds(60), "1500"))).build();
 
-        CardActivityView v = CardActivityView.of(activity, Map.of("tx-2", "REVIEW")::get, false, "here:1");
+        CardActivityView v = CardActivityView.of(activity, false, "here:1").withOutcomes(Map.of(
+                "tx-2", new DecisionOutcomes.Outcome("REVIEW", true, false), "tx-1", new DecisionOutcomes.Outcome(null, false, false)));
 
         assertThat(v.activity()).containsExactly(
-                new CardActivityView.Entry("tx-2", T0.plusSeconds(60), "1500.0000", "EUR", "m-grocer", "NL", "ECOMMERCE", "REVIEW"),
-                new CardActivityView.Entry("tx-1", T0, "12.5000", "EUR", "m-grocer", "NL", "ECOMMERCE", null));
+                new CardActivityView.Entry("tx-2", T0.plusSeconds(60), "1500.0000", "EUR", "m-grocer", "NL", "ECOMMERCE", "REVIEW", true, false),
+                new CardActivityView.Entry("tx-1", T0, "12.5000", "EUR", "m-grocer", "NL", "ECOMMERCE", null, false, false));
+        assertThat(CardActivityView.of(activity, false, "here:1").withOutcomes(Map.of()).activity())
+                .as("an outcome nobody answered for").allSatisfy(e -> {
+                    assertThat(e.outcome()).isNull();
+                    assertThat(e.outcomeUnavailable()).isTrue();
+                });
         assertThat(v.servedBy()).isEqualTo("here:1");
     }
 

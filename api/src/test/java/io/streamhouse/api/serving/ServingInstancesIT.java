@@ -10,8 +10,14 @@ import io.streamhouse.domain.event.ParcelStatus;
 import io.streamhouse.domain.event.Severity;
 import io.streamhouse.domain.event.SubjectKind;
 import io.streamhouse.domain.event.VehicleTelemetry;
+import io.streamhouse.domain.decision.CardFeatures;
+import io.streamhouse.domain.decision.Decisions;
+import io.streamhouse.domain.decision.DefaultRules;
+import io.streamhouse.domain.decision.Features;
+import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.domain.state.ParcelTracking;
 import io.streamhouse.domain.testdata.Hubs;
+import io.streamhouse.domain.testdata.Merchants;
 import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.testdata.Times;
 import io.streamhouse.domain.topic.Topics;
@@ -44,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two api instances with one application id on the real broker: a key held by the other instance is forwarded to
- * it; with the other instance killed, its keys are answered from this instance's standby, marked stale, until the
+ * it; the alert and decision feeds are gathered from both; with the other instance killed, its keys are answered from this instance's standby, marked stale, until the
  * partitions move here, after which answers are fresh and new events apply again.
  */
 @Execution(ExecutionMode.CONCURRENT)
@@ -52,6 +58,8 @@ import static org.awaitility.Awaitility.await;
 class ServingInstancesIT {
     private static final Instant T1 = Times.T0, T2 = T1.plus(Times.ONE_HOUR);
     private static final int PARCELS = 12;
+    /** Enough transaction ids to reach every partition of the decisions topic, and so both instances. */
+    private static final int DECISIONS = 24;
 
     private final EmbeddedPlatform platform;
     private final List<ServingInstance> instances = new ArrayList<>();
@@ -111,6 +119,17 @@ class ServingInstancesIT {
                     .setSeverity(Severity.LOW).setSubject(AlertSubject.newBuilder().setKind(SubjectKind.VEHICLE).setId(subject).build())
                     .setPatternId("maintenance-due").setPatternVersion(1).setSummary("due").setMatchedEventIds(List.of())
                     .setAttributes(Map.of()).setWindowStart(T1).setWindowEnd(T1).build());
+        }
+
+        // Decisions on every partition of the decisions topic, decided one millisecond apart.
+        Instant decidedFrom = Instant.now();
+        List<String> decisionIds = new ArrayList<>();
+        for (int i = 0; i < DECISIONS; i++) {
+            String id = "it-decision-" + app + "-" + i;
+            var tx = SampleEvents.transaction(id, "tok_it_" + i, "12.50", "EUR", Merchants.GROCER_ROTTERDAM, T1);
+            EventLog.send(Topics.TRANSACTION_DECISIONS, id, Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx,
+                    Features.of(CardFeatures.firstPayment(id, tx.getAmount().getAmount()))), decidedFrom.plusMillis(i)));
+            decisionIds.add(0, id);
         }
 
         // Every parcel from either instance, fresh, with its vehicle; some answered by the other instance.
@@ -182,6 +201,27 @@ class ServingInstancesIT {
         assertThat(page.alerts().stream().map(Views.FeedAlertView::alertId).filter(id -> id.startsWith("feed-")).toList())
                 .as("gathered from both instances, newest first")
                 .containsExactly("feed-5", "feed-4", "feed-3", "feed-2", "feed-1", "feed-0");
+
+        // The recent decisions, gathered from both instances' partitions of the decision feed, newest first.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            for (ServingInstance via : List.of(a, b)) {
+                var decisions = ((Answer.Ok<ProjectionQueries.FeedPage<TransactionDecision>>) via.queries.decisions(null, 500)).view();
+                assertThat(decisions.missingPartitions()).isEmpty();
+                assertThat(decisions.entries().stream().map(TransactionDecision::getTransactionId)
+                        .filter(id -> id.startsWith("it-decision-" + app + "-")).toList())
+                        .as("from both instances, newest first").containsExactlyElementsOf(decisionIds);
+            }
+        });
+        assertThat(a.streams.streamsMetadataForStore(ServingStores.DECISION_FEED)).as("both instances hold decision feed partitions")
+                .filteredOn(m -> m.topicPartitions().stream().anyMatch(tp -> tp.topic().equals(Topics.TRANSACTION_DECISIONS.name())))
+                .hasSize(2);
+        var firstPage = ((Answer.Ok<ProjectionQueries.FeedPage<TransactionDecision>>) a.queries.decisions(null, 2)).view();
+        assertThat(firstPage.entries()).hasSize(2);
+        var nextPage = ((Answer.Ok<ProjectionQueries.FeedPage<TransactionDecision>>) a.queries.decisions(firstPage.nextCursor(), 2)).view();
+        assertThat(nextPage.entries()).as("the page after the cursor, older").hasSize(2)
+                .allSatisfy(d -> assertThat(d.getEnvelope().getRecordedAt()).isBeforeOrEqualTo(
+                        firstPage.entries().get(1).getEnvelope().getRecordedAt()));
+        assertThat(nextPage.entries()).doesNotContainAnyElementsOf(firstPage.entries());
 
         // A's standby replicas of B's partitions have caught up.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {

@@ -24,6 +24,17 @@ public final class ServingStores {
     public static final String CUSTOMER_STATE = "customer-state";
     /** Plain key-value, per task, by {@link AlertFeedKeys time-sortable key}: every alert, for the paged feed. */
     public static final String ALERT_FEED = "alert-feed";
+    /**
+     * Plain key-value, per task, by {@link AlertFeedKeys time-sortable key} of the decision's {@code recordedAt} (when
+     * it was decided) and transaction id: the newest {@link #DECISION_FEED_KEPT} decisions of each partition, for the
+     * paged list of recent decisions.
+     */
+    public static final String DECISION_FEED = "decision-feed";
+    /**
+     * Decisions the decision feed keeps per partition of {@code payments.transactions.decisions} (six partitions: 6,000
+     * in all); older ones are deleted. A list read asks for at most 500, so the feed reaches back far beyond one page.
+     */
+    public static final int DECISION_FEED_KEPT = 1_000;
     /** Customer profiles folded from the customer change events, keyed by customer id (feeds {@code shop.customers.profiles}). */
     public static final String CUSTOMER_PROFILES = "customer-profiles";
 
@@ -51,6 +62,7 @@ public final class ServingStores {
             VEHICLE_HEALTH, List.of("fleet.vehicles.telemetry"),
             SUBJECT_ALERTS, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
             ALERT_FEED, List.of("alerts.fraud", "alerts.parcels", "alerts.maintenance"),
+            DECISION_FEED, List.of("payments.transactions.decisions"),
             CUSTOMER_STATE, List.of("shop.customers", CUSTOMER_ORDERS_REPARTITION + "-repartition",
                     CUSTOMER_DECISIONS_REPARTITION + "-repartition"),
             RULE_HISTORY, List.of(RULE_HISTORY_REPARTITION + "-repartition"));

@@ -106,6 +106,8 @@ public final class ServingTopology {
         addVersionedStore(builder, config, ServingStores.CUSTOMER_STATE, serdes.stateSerde(CustomerState.class));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.ALERT_FEED),
                 Serdes.String(), serdes.stateSerde(Alert.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.DECISION_FEED),
+                Serdes.String(), serdes.stateSerde(TransactionDecision.class)));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ServingStores.PARCEL_SCANS),
                 Serdes.String(), serdes.stateSerde(ParcelScanEntry.class)));
 
@@ -150,8 +152,11 @@ public final class ServingTopology {
                         .withKeySerde(Serdes.String()).withValueSerde(serdes.valueSerde(Topics.ORDERS))
                         .withNumberOfPartitions(Topics.CUSTOMERS.partitions()))
                 .mapValues(v -> (Object) v, Named.as("serving-orders-as-input"));
-        KStream<String, Object> decisions = read(builder, serdes, outputs, Topics.TRANSACTION_DECISIONS,
-                v -> inputKey(Topics.TRANSACTION_DECISIONS, v), "serving-decisions")
+        KStream<String, TransactionDecision> decided = read(builder, serdes, outputs, Topics.TRANSACTION_DECISIONS,
+                v -> inputKey(Topics.TRANSACTION_DECISIONS, v), "serving-decisions");
+        decided.process(() -> new AppendToDecisionFeed(ServingStores.DECISION_FEED_KEPT), Named.as("serving-decision-feed"),
+                ServingStores.DECISION_FEED);
+        KStream<String, Object> decisions = decided
                 .filter((k, v) -> v.getCustomerId() != null, Named.as("serving-decisions-with-customer"))
                 .selectKey((k, v) -> v.getCustomerId(), Named.as("serving-decisions-by-customer"))
                 .repartition(Repartitioned.<String, TransactionDecision>as(ServingStores.CUSTOMER_DECISIONS_REPARTITION)
@@ -265,6 +270,67 @@ public final class ServingTopology {
         public void process(Record<String, Alert> record) {
             Alert alert = record.value();
             feed.put(AlertFeedKeys.of(alert.getEnvelope().getOccurredAt(), alert.getAlertId()), alert);
+        }
+    }
+
+    /**
+     * Every decision into its task's decision feed under a time-sortable key (when it was decided, then its transaction
+     * id; a decision seen again overwrites itself), keeping the newest {@code kept}: once the feed holds more than a
+     * tenth over, the oldest are deleted down to {@code kept}. The count is exact (a repeat does not count) and is read
+     * from the store when the task starts, so when a trim happens depends only on the records processed and what the
+     * store holds: a rebuild from the log keeps the same entries as live, also across a restart of either.
+     */
+    static final class AppendToDecisionFeed implements Processor<String, TransactionDecision, Void, Void> {
+        private final int kept;
+        private final int slack;
+        private KeyValueStore<String, TransactionDecision> feed;
+        /** Entries in the feed. */
+        private long count;
+
+        AppendToDecisionFeed(int kept) {
+            this.kept = kept;
+            this.slack = Math.max(1, kept / 10);
+        }
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            feed = context.getStateStore(ServingStores.DECISION_FEED);
+            count = 0;
+            try (var all = feed.all()) {
+                while (all.hasNext()) {
+                    all.next();
+                    count++;
+                }
+            }
+        }
+
+        @Override
+        public void process(Record<String, TransactionDecision> record) {
+            TransactionDecision decision = record.value();
+            String key = AlertFeedKeys.of(decision.getEnvelope().getRecordedAt(), decision.getTransactionId());
+            if (feed.get(key) == null) {
+                count++;
+            }
+            feed.put(key, decision);
+            if (count > kept + slack) {
+                trim();
+            }
+        }
+
+        /** Deletes all but the newest {@code kept} entries. */
+        private void trim() {
+            java.util.List<String> older = new java.util.ArrayList<>();
+            long seen = 0;
+            try (var newestFirst = feed.reverseAll()) {
+                while (newestFirst.hasNext()) {
+                    String key = newestFirst.next().key;
+                    if (++seen > kept) {
+                        older.add(key);
+                    }
+                }
+            }
+            older.forEach(feed::delete);
+            count = seen - older.size();
         }
     }
 

@@ -358,6 +358,44 @@ class ServingTopologyTest {
         assertThat(ids).as("in event-time order, each alert once").containsExactly("a1", "a2", "a3");
     }
 
+    @Test
+    void everyDecisionLandsInTheDecisionFeedByWhenItWasDecidedAndOnlyTheNewestAreKept() {
+        var decisions = input(Topics.TRANSACTION_DECISIONS);
+        // one decision more than the feed lets by before it trims; the duplicate below does not count, so a feed that
+        // counted it would trim one decision early and end with one entry too many
+        int total = ServingStores.DECISION_FEED_KEPT + ServingStores.DECISION_FEED_KEPT / 10 + 1;
+        for (int i = 0; i < total; i++) {
+            // requested in the opposite order to decided: the feed is ordered by when each was decided
+            var tx = SampleEvents.transaction("feed-tx-" + i, Cards.ALICE, "12.50", "EUR", Merchants.GROCER_ROTTERDAM,
+                    Times.T0.minusSeconds(i));
+            TransactionDecision decision = Decisions.toEvent(tx, DefaultRules.ruleSet().decide(tx,
+                    Features.of(CardFeatures.firstPayment(tx.getTransactionId(), tx.getAmount().getAmount()))), Times.T0.plusMillis(i));
+            decisions.pipeInput(tx.getTransactionId(), decision);
+            if (i == 1) {
+                decisions.pipeInput(tx.getTransactionId(), decision); // a duplicate overwrites itself
+                KeyValueStore<String, TransactionDecision> feed = driver.getKeyValueStore(ServingStores.DECISION_FEED);
+                assertThat(keys(feed)).containsExactly(AlertFeedKeys.of(Times.T0, "feed-tx-0"),
+                        AlertFeedKeys.of(Times.T0.plusMillis(1), "feed-tx-1"));
+            }
+        }
+
+        KeyValueStore<String, TransactionDecision> feed = driver.getKeyValueStore(ServingStores.DECISION_FEED);
+        List<String> kept = keys(feed);
+        assertThat(kept).as("trimmed to the newest once a tenth over").hasSize(ServingStores.DECISION_FEED_KEPT);
+        assertThat(kept.get(kept.size() - 1)).isEqualTo(AlertFeedKeys.of(Times.T0.plusMillis(total - 1), "feed-tx-" + (total - 1)));
+        assertThat(kept.get(0)).isEqualTo(AlertFeedKeys.of(Times.T0.plusMillis(total - ServingStores.DECISION_FEED_KEPT),
+                "feed-tx-" + (total - ServingStores.DECISION_FEED_KEPT)));
+        assertThat(feed.get(kept.get(0)).getOutcome()).isNotNull();
+    }
+
+    private static List<String> keys(KeyValueStore<String, ?> store) {
+        List<String> keys = new ArrayList<>();
+        try (var all = store.all()) {
+            all.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        return keys;
+    }
+
     static Alert alert(String id, SubjectKind kind, String subject, AlertType type, Instant at) {
         return Alert.newBuilder().setEnvelope(SampleEvents.envelope("evt-" + id, subject, at, Alert.class))
                 .setAlertId(id).setType(type).setCategory(type == AlertType.PARCEL_SLA_BREACH ? AlertCategory.PARCEL
