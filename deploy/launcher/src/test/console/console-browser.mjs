@@ -89,6 +89,29 @@ try {
     await page.close();
   }
 
+  // 2b. The api out of the browser's reach (the browser offline): the live view says so and keeps retrying; a payment
+  // decided meanwhile is listed once the api answers again, re-read from GET /v1/decisions (a stream has no replay).
+  {
+    const page = await newPage();
+    await page.goto(signIn('reviewer'));
+    await page.waitForSelector('#who button');
+    await page.goto(`${api}/console/#/parcels`); // not the live view: its streams open only once offline
+    await page.waitForFunction(() => location.hash.startsWith('#/parcels') && !document.querySelector('main')?.textContent.includes('Loading'));
+    await page.context().setOffline(true);
+    await page.goto(`${api}/console/#/live`);
+    await page.waitForFunction(() => /did not answer/.test(document.getElementById('banner')?.textContent ?? ''), null, { timeout: 30000 });
+    const down = await page.locator('#banner').innerText();
+    await shot(page, 'live-api-down');
+    const tx = await ask('payment-offline');
+    await page.context().setOffline(false);
+    const row = page.locator(`#decisions tr[data-transaction="${tx}"]`);
+    await row.waitFor({ timeout: 60000 });
+    await page.waitForFunction(() => ['#decision-status', '#live-status'].every(id => document.querySelector(id)?.textContent.startsWith('live')),
+      null, { timeout: 60000 });
+    result({ step: 'offline', tx, banner: down, row: await row.innerText(), bannerAfter: await page.locator('#banner').innerText() });
+    await page.close();
+  }
+
   // 3. A parcel now and as of an earlier instant; markup in a parcel id stays text.
   {
     const page = await newPage();

@@ -3,6 +3,8 @@ package io.streamhouse.launcher;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.awaitility.Awaitility;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,5 +43,24 @@ final class ConsolePayment {
         }
         JsonNode answer = JSON.readTree(r.body());
         return answer.path("outcome").asText();
+    }
+
+    /** Waits until the api's {@code GET /v1/decisions} lists {@code transactionId} (the serving app has folded it). */
+    static void awaitListed(String api, String reviewerToken, String transactionId) {
+        HttpClient http = HttpClient.newHttpClient();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api.replaceAll("/$", "") + "/v1/decisions?limit=100"))
+                    .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + reviewerToken).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return false;
+            }
+            for (JsonNode d : JSON.readTree(r.body()).path("decisions")) {
+                if (transactionId.equals(d.path("transactionId").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        });
     }
 }

@@ -327,6 +327,15 @@ class LauncherIT {
                             assertThat(outcome).as("EUR 1,500 is held by large-amount-review").isEqualTo("REVIEW");
                             yield tx;
                         }
+                        case "payment-offline" -> {
+                            // Decided while the browser is offline; answered once the api lists it, so the console's
+                            // re-read after it is back online is what can show it.
+                            String tx = "console-" + run + "-offline";
+                            ConsolePayment.authorize(component("ingest").endpoint(),
+                                    Files.readString(DATA.resolve("tokens/payments.jwt")).trim(), tx, CONSOLE_CARD);
+                            ConsolePayment.awaitListed(api, Files.readString(DATA.resolve("tokens/reviewer.jwt")).trim(), tx);
+                            yield tx;
+                        }
                         default -> throw new IllegalArgumentException("the browser test asked for " + need);
                     };
                 } catch (Exception e) {
@@ -358,6 +367,11 @@ class LauncherIT {
         JsonNode decision = step(results, "decision");
         assertThat(decision.path("row").asText()).as("the payment's decision, live").contains(decision.path("tx").asText())
                 .contains("REVIEW").containsPattern("large-amount-review v\\d+");
+        JsonNode offline = step(results, "offline");
+        assertThat(offline.path("banner").asText()).as("the api out of reach, said").contains("did not answer").contains("trying again");
+        assertThat(offline.path("row").asText()).as("a payment decided while the browser was offline, listed once back")
+                .contains(offline.path("tx").asText());
+        assertThat(offline.path("bannerAfter").asText()).as("the banner gone once the api answers").isEmpty();
         JsonNode review = step(results, "review");
         assertThat(review.path("address").asText()).isEqualTo("#/payments/" + review.path("tx").asText());
         assertThat(review.path("activity").asText()).as("the card's recent activity lists the payment").contains(review.path("tx").asText());
