@@ -2,6 +2,7 @@ package io.streamhouse.api.decisions;
 
 import io.streamhouse.api.http.Problems;
 import io.streamhouse.api.serving.Answer;
+import io.streamhouse.api.serving.FeedPaging;
 import io.streamhouse.api.serving.ProjectionQueries;
 import io.streamhouse.domain.event.TransactionDecision;
 import io.streamhouse.security.Roles;
@@ -16,7 +17,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * {@code GET /v1/decisions}: the recent payment decisions, newest first by when each was decided, one page at a time,
@@ -28,8 +28,6 @@ import java.util.regex.Pattern;
 @Path("/v1/decisions")
 @Produces({MediaType.APPLICATION_JSON, Problems.MEDIA_TYPE})
 public class DecisionFeedResource {
-    static final int MAX_LIMIT = 500;
-    private static final Pattern CURSOR = Pattern.compile("\\d{13}\\|[A-Za-z0-9._:-]{1,128}");
 
     private final ProjectionQueries queries;
 
@@ -48,11 +46,8 @@ public class DecisionFeedResource {
     @GET
     @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     public DecisionPage decisions(@QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") String limit) {
-        int n = limit(limit);
-        if (before != null && !CURSOR.matcher(before).matches()) {
-            throw new WebApplicationException(Problems.of(400, "Bad query", "before must be a nextCursor from an earlier page",
-                    List.of(new Problems.FieldError("before", "not a cursor: '" + before + "'"))));
-        }
+        int n = FeedPaging.limit(limit);
+        FeedPaging.before(before);
         Answer<ProjectionQueries.FeedPage<TransactionDecision>> answer = queries.decisions(before, n);
         if (answer instanceof Answer.Ok<ProjectionQueries.FeedPage<TransactionDecision>> ok) {
             var page = ok.view();
@@ -62,20 +57,5 @@ public class DecisionFeedResource {
         String why = answer instanceof Answer.Unavailable<?> u ? u.message() : ((Answer.NotFound<?>) answer).message();
         throw new WebApplicationException(Response.fromResponse(Problems.of(503, "Not available", why))
                 .header("Retry-After", "1").build());
-    }
-
-    /** The page size: 1 to {@value #MAX_LIMIT}, or a 400 naming {@code limit}. */
-    static int limit(String limit) {
-        int n;
-        try {
-            n = Integer.parseInt(limit);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (n < 1 || n > MAX_LIMIT) {
-            throw new WebApplicationException(Problems.of(400, "Bad query", "limit must be a whole number from 1 to " + MAX_LIMIT,
-                    List.of(new Problems.FieldError("limit", "must be 1-" + MAX_LIMIT + ", was '" + limit + "'"))));
-        }
-        return n;
     }
 }

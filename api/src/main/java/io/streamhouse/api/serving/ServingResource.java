@@ -22,7 +22,6 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Key lookups on the serving projections: {@code GET /v1/parcels/{id}}, {@code /v1/customers/{id}},
@@ -34,8 +33,6 @@ import java.util.regex.Pattern;
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class ServingResource {
-    private static final Pattern CURSOR = Pattern.compile("\\d{13}\\|[A-Za-z0-9._:-]{1,128}");
-    private static final int MAX_LIMIT = 500;
 
     private final ProjectionQueries queries;
     private final AlertBroadcaster broadcaster;
@@ -72,20 +69,8 @@ public class ServingResource {
     @RolesAllowed({Roles.REVIEWER, Roles.OPS})
     @Path("/alerts")
     public Views.AlertPage alerts(@QueryParam("before") String before, @QueryParam("limit") @DefaultValue("50") String limit) {
-        int n;
-        try {
-            n = Integer.parseInt(limit);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (n < 1 || n > MAX_LIMIT) {
-            throw new WebApplicationException(Problems.of(400, "Bad query", "limit must be a whole number from 1 to " + MAX_LIMIT,
-                    List.of(new Problems.FieldError("limit", "must be 1-" + MAX_LIMIT + ", was '" + limit + "'"))));
-        }
-        if (before != null && !CURSOR.matcher(before).matches()) {
-            throw new WebApplicationException(Problems.of(400, "Bad query", "before must be a nextCursor from an earlier page",
-                    List.of(new Problems.FieldError("before", "not a cursor: '" + before + "'"))));
-        }
+        int n = FeedPaging.limit(limit);
+        FeedPaging.before(before);
         return answer(queries.alerts(before, n));
     }
 
