@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,12 +30,25 @@ class FlinkSessionClusterIT {
     private static FlinkSessionCluster cluster;
     private static CardTestsOnKafka kafka;
 
+    /**
+     * The cluster's JVMs start while the platform does: nothing in the cluster talks to the broker or the registry until
+     * a job is submitted, and both starts are mostly child JVMs and processes booting.
+     */
     @BeforeAll
     static void startTheCluster() throws Exception {
-        platform = SharedPlatform.get();
-        kafka = new CardTestsOnKafka(platform);
         Path dir = Files.createTempDirectory(Path.of("target"), "flink-cluster-it-");
-        cluster = FlinkSessionCluster.start(FlinkClusterConfig.onFreePorts(dir, 2, 2), Map.of(), Supervisor.unsupervised());
+        CompletableFuture<FlinkSessionCluster> starting = CompletableFuture.supplyAsync(() ->
+                FlinkSessionCluster.start(FlinkClusterConfig.onFreePorts(dir, 2, 2), Map.of(), Supervisor.unsupervised()));
+        try {
+            platform = SharedPlatform.get();
+            kafka = new CardTestsOnKafka(platform);
+        } finally {
+            try {
+                cluster = starting.join(); // whatever the platform did, so that @AfterAll stops a cluster that started
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e;
+            }
+        }
     }
 
     @AfterAll

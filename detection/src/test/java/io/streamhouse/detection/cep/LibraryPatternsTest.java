@@ -18,7 +18,10 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,8 +69,13 @@ class LibraryPatternsTest {
     private static final List<StampedFact> GIVEN = new ArrayList<>();
     private static List<Alert> alerts;
 
+    /**
+     * The three runs go to the class's cluster, injected here: the extension installs it as the context environment
+     * only around each test, so {@code getExecutionEnvironment} in a {@code @BeforeAll} would start a MiniCluster per
+     * run.
+     */
     @BeforeAll
-    static void whenEventTimePassesEveryFact() throws Exception {
+    static void whenEventTimePassesEveryFact(@InjectMiniCluster MiniCluster cluster) throws Exception {
         // Card testing: three smalls, then a large within 10 minutes.
         cardTest("card-hit", V1, "1.00", "1.00", "1.00", Duration.ofMinutes(5));
         // A small payment of 2.01 is not small: two smalls only.
@@ -175,16 +183,16 @@ class LibraryPatternsTest {
         Collections.shuffle(shuffled, new Random(21));
         // Three runs on one cluster: in event time; every fact behind the watermark in event-time order; every fact
         // behind the watermark, shuffled (the late runs per pattern, so the shuffle stays within each one's retention).
-        RUNS.get(0).addAll(run(inOrder, false));
-        RUNS.get(1).addAll(run(inOrder, true));
-        RUNS.get(2).addAll(run(shuffled, true));
+        RUNS.get(0).addAll(run(cluster, inOrder, false));
+        RUNS.get(1).addAll(run(cluster, inOrder, true));
+        RUNS.get(2).addAll(run(cluster, shuffled, true));
         alerts = RUNS.get(0);
     }
 
-    private static List<Alert> run(List<StampedFact> given, boolean everyFactLate) throws Exception {
+    private static List<Alert> run(MiniCluster cluster, List<StampedFact> given, boolean everyFactLate) throws Exception {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = new TestStreamEnvironment(cluster, conf, 1, List.of(), List.of());
         env.setParallelism(1);
         DataStream<StampedFact> facts = env.fromData(given, new AvroTypeInfo<>(StampedFact.class));
         if (!everyFactLate) {
