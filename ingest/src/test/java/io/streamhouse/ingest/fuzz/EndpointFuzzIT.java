@@ -98,6 +98,7 @@ class EndpointFuzzIT {
         Map<Integer, Integer> statuses = new java.util.concurrent.ConcurrentHashMap<>();
         Map<Expect, Integer> expected = new HashMap<>();
         cases.forEach(c -> expected.merge(c.expect(), 1, Integer::sum));
+        long sendStarted = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<?>> sent = new ArrayList<>();
@@ -113,8 +114,9 @@ class EndpointFuzzIT {
         } finally {
             pool.shutdownNow();
         }
-        System.out.printf("fuzz %s: %d cases %s, answers by status %s%n", topic.name(), cases.size(), expected,
-                new java.util.TreeMap<>(statuses));
+        long sent = System.nanoTime();
+        System.out.printf("fuzz %s: %d cases %s, answers by status %s, sent in %d ms%n", topic.name(), cases.size(), expected,
+                new java.util.TreeMap<>(statuses), (sent - sendStarted) / 1_000_000);
         assertThat(violations).as("contract violations among %d cases %s", cases.size(), expected).isEmpty();
 
         // Every accepted event is on the log, once, where ingest said, with the id it said.
@@ -134,6 +136,8 @@ class EndpointFuzzIT {
                         + ", log has " + there + " there and the id " + seen.getOrDefault(a.eventId(), 0) + " times");
             }
         }
+        System.out.printf("fuzz %s: %d accepted events checked against the log in %d ms%n", topic.name(), accepted.size(),
+                (System.nanoTime() - sent) / 1_000_000);
         assertThat(lost).as("accepted events not on the log exactly once").isEmpty();
         assertThat(accepted).as("accepted events").hasSizeGreaterThanOrEqualTo(expected.get(Expect.ACCEPT));
     }

@@ -18,12 +18,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /** Reads what is on a topic of the shared test platform, for assertions: everything up to its end now, or until a record turns up. */
 public final class LogRecords {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static CachingSchemaRegistryClient registry;
+    private static final Map<String, AvroDeserializer<?>> DESERIALIZERS = new ConcurrentHashMap<>();
 
     /** Every record of every partition, from the beginning to the end offsets as they are when called. */
     public static List<ConsumerRecord<String, byte[]>> all(Topic<?, ?> topic) {
@@ -89,8 +91,15 @@ public final class LogRecords {
         }
     }
 
+    /**
+     * One deserializer per topic: it keeps its reader per writer schema, so decoding a topic's tens of thousands of
+     * records resolves the writer and reader schemas once, not once per record.
+     */
+    @SuppressWarnings("unchecked")
     public static <V extends SpecificRecord> V decode(Topic<String, V> topic, byte[] raw) {
-        return new AvroDeserializer<>(registry(), topic.valueType(), false).deserialize(topic.name(), raw);
+        var deserializer = (AvroDeserializer<V>) DESERIALIZERS.computeIfAbsent(topic.name(),
+                name -> new AvroDeserializer<>(registry(), topic.valueType(), false));
+        return deserializer.deserialize(topic.name(), raw);
     }
 
     private static synchronized CachingSchemaRegistryClient registry() {
