@@ -232,7 +232,7 @@ public final class Launcher {
 
     /** The start steps in order: each after the ones before it, where its dependencies are. */
     static List<StartStep> steps(LaunchOptions options) {
-        List<StartStep> steps = new java.util.ArrayList<>(List.of(new PlatformStep(), new CdcStep(), new AppsStep()));
+        List<StartStep> steps = new java.util.ArrayList<>(List.of(new PlatformStep(), new PostgresStep(), new CdcStep(), new AppsStep()));
         for (InstancesStep instances : List.of(InstancesStep.api(), InstancesStep.ingest())) {
             if (instances.needed(options)) {
                 steps.add(instances);

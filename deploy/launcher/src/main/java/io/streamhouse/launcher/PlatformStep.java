@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The Kafka broker (child JVM), PostgreSQL and the schema registry. Every Kafka client of the stack logs in with its
+ * The Kafka broker (child JVM) and the schema registry; PostgreSQL is a step of its own ({@link PostgresStep}). Every Kafka client of the stack logs in with its
  * own SCRAM user and may do only what its ACLs allow (docs/kafka-security.md), unless
  * {@code STREAMHOUSE_KAFKA_SECURITY_PROTOCOL} says otherwise.
  */
@@ -20,7 +20,7 @@ final class PlatformStep implements StartStep {
 
     @Override
     public String announce(StartContext c) {
-        return "Starting the platform (Kafka broker, PostgreSQL, schema registry) ...";
+        return "Starting the platform (Kafka broker, schema registry) ...";
     }
 
     @Override
@@ -29,8 +29,8 @@ final class PlatformStep implements StartStep {
         stack.kafkaSettings = KafkaClientSettings.useSaslUnlessConfigured(
                 io.streamhouse.platform.PlatformOptions.kafkaCredentialsDir(c.data.resolve("platform")));
         stack.platform = EmbeddedPlatform.start(c.options.platformOptions(c.data.resolve("platform")), stack.supervisor);
-        out.accept(String.format("  Kafka %s, schema registry %s, PostgreSQL %s (%.1f s)", stack.platform.bootstrapServers(),
-                stack.platform.schemaRegistryUrl(), stack.platform.postgres().jdbcUrl(), c.seconds()));
+        out.accept(String.format("  Kafka %s, schema registry %s (%.1f s)", stack.platform.bootstrapServers(),
+                stack.platform.schemaRegistryUrl(), c.seconds()));
         if (stack.platform.kafkaSecured()) {
             out.accept("  Kafka takes SASL/SCRAM-SHA-512 logins only, one user per service, each limited by ACLs; a client"
                     + " of your own logs in with");

@@ -3,6 +3,7 @@ package io.streamhouse.launcher;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -23,9 +24,9 @@ class StartStepsTest {
     @Test
     void upStartsThePartsInDependencyOrderWithMoreInstancesOnlyWhenAsked() {
         assertThat(names(Launcher.steps(LaunchOptions.parse(new String[]{"up"}))))
-                .containsExactly("platform", "cdc", "ingest+api", "cep", "lake", "sql");
+                .containsExactly("platform", "postgresql", "cdc", "ingest+api", "cep", "lake", "sql");
         assertThat(names(Launcher.steps(LaunchOptions.parse(new String[]{"up", "--api-instances", "2", "--ingest-instances", "3"}))))
-                .containsExactly("platform", "cdc", "ingest+api", "api-instances", "ingest-instances", "cep", "lake", "sql");
+                .containsExactly("platform", "postgresql", "cdc", "ingest+api", "api-instances", "ingest-instances", "cep", "lake", "sql");
     }
 
     @Test
@@ -35,6 +36,16 @@ class StartStepsTest {
                 .allSatisfy(s -> assertThat(s.needs()).containsExactly("platform"));
         assertThat(steps).filteredOn(s -> s.name().equals("ingest-instances"))
                 .singleElement().satisfies(s -> assertThat(s.needs()).containsExactlyInAnyOrder("ingest+api", "api-instances"));
+    }
+
+    @Test
+    void postgresqlStartsOnlyWhenCdcTheLakeOrTheQueryServiceRuns() throws Exception {
+        PostgresStep postgres = new PostgresStep();
+        assertThat(postgres.skip(context("up"))).isEmpty();
+        assertThat(postgres.skip(context("up", "--without", "cdc,lake"))).as("the query service reads the lake's catalog").isEmpty();
+        assertThat(postgres.skip(context("up", "--without", "cdc,sql"))).isEmpty();
+        assertThat(postgres.skip(context("up", "--without", "cdc,cep,lake,sql"))).hasValueSatisfying(line -> assertThat(line)
+                .isEqualTo("Not starting PostgreSQL: nothing in this stack uses it (cdc, lake and sql are left out)."));
     }
 
     @Test
@@ -116,7 +127,11 @@ class StartStepsTest {
     }
 
     private static StartContext context() throws Exception {
-        return new StartContext(LaunchOptions.parse(new String[]{"up"}), Instant.now(), new RunningStack());
+        return context("up");
+    }
+
+    private static StartContext context(String... args) throws IOException {
+        return new StartContext(LaunchOptions.parse(args), Instant.now(), new RunningStack());
     }
 
     private static PrintStream quiet() {

@@ -74,13 +74,16 @@ public final class EmbeddedPlatform implements AutoCloseable {
     private final Supervisor supervisor;
     /** What runs, in start order; closed from the end. */
     private final Deque<Step> started = new ArrayDeque<>();
-    private final Map<String, Duration> startTimes = new LinkedHashMap<>();
+    private final Map<String, Duration> startTimes = Collections.synchronizedMap(new LinkedHashMap<>());
     private BrokerCluster broker;
     /** The broker's or the external cluster's bootstrap servers, set by the first start step. */
     private volatile String bootstrap;
     /** Replicas of each topic the platform creates: the cluster's; 1 on an external Kafka (a single test broker). */
     private volatile int replicationFactor = 1;
-    private PostgresServer postgres;
+    /** Null until {@link #postgres()} first needs it (at start for an external server). */
+    private volatile PostgresServer postgres;
+    /** Held while PostgreSQL starts, and by {@link #close()} before anything stops, so no start outlives a close. */
+    private final Object postgresLock = new Object();
     private SchemaRegistryServer registry;
     // SCHEMA REGISTRY (wired in after merge): private SchemaRegistryServer registry;
     private volatile boolean closed;
@@ -156,18 +159,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         } else {
             startBroker(fullJit);
         }
-        postgres = step("postgresql", this::startPostgres);
-        if (postgres instanceof ZonkyPostgres embedded) {
-            embedded.releaseShutdownHook();
+        if (externalPostgres()) {
+            postgres(); // a server of the user's: one that cannot serve (no logical decoding, unreachable) fails the start
         }
-        step("postgresql schema", () -> {
-            createSchemaIfMissing(postgres, options.schema());
-            return null;
-        });
-        step("shop migrations", () -> {
-            LOG.info("applied {} shop schema migration(s)", ShopDatabase.migrate(postgres));
-            return null;
-        });
         registry = step("schema registry", () -> SchemaRegistryServer.start(
                 RegistryConfig.of(bootstrap).withPort(options.registryPort())
                         .withReplicationFactor((short) replicationFactor)));
@@ -256,6 +250,46 @@ public final class EmbeddedPlatform implements AutoCloseable {
         T start() throws Exception;
     }
 
+    /** Whether PostgreSQL is a server of the user's ({@value ExternalPostgres#URL_ENV}) rather than embedded. */
+    private boolean externalPostgres() {
+        PostgresMode mode = options.postgresMode();
+        return mode == PostgresMode.EXTERNAL
+                || mode == PostgresMode.AUTO && ExternalPostgres.fromEnvironment(environment).isPresent();
+    }
+
+    /**
+     * PostgreSQL with the Streamhouse schema and the shop's migrations applied. An embedded server starts on the first
+     * call (CDC, the lake's catalog, a test's own use): most test platforms use only Kafka and the registry, and an
+     * embedded start (initdb, the postmaster, the migrations) costs seconds of CPU each time.
+     */
+    public PostgresServer postgres() {
+        PostgresServer p = postgres;
+        if (p != null) {
+            return p;
+        }
+        synchronized (postgresLock) {
+            if (postgres == null) {
+                if (closed) {
+                    throw new IllegalStateException("the platform is closed: " + options.dataDir());
+                }
+                PostgresServer server = step("postgresql", this::startPostgres);
+                if (server instanceof ZonkyPostgres embedded) {
+                    embedded.releaseShutdownHook();
+                }
+                step("postgresql schema", () -> {
+                    createSchemaIfMissing(server, options.schema());
+                    return null;
+                });
+                step("shop migrations", () -> {
+                    LOG.info("applied {} shop schema migration(s)", ShopDatabase.migrate(server));
+                    return null;
+                });
+                postgres = server;
+            }
+            return postgres;
+        }
+    }
+
     private PostgresServer startPostgres() {
         PostgresMode mode = options.postgresMode();
         if (mode != PostgresMode.EMBEDDED) {
@@ -295,6 +329,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         if (cdcSource == null) {
             String suffix = options.ephemeral() ? "_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this)) : "";
+            PostgresServer postgres = postgres();
             cdcSource = new CdcConnector.Source(postgres.jdbcUrl(), postgres.user(), postgres.password(),
                     CdcConnector.DEFAULT_SLOT + suffix, CdcConnector.DEFAULT_PUBLICATION + suffix);
             CdcConnector.Source source = cdcSource;
@@ -316,7 +351,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         connect.putConnector(CdcConnector.DEFAULT_NAME, connector);
         awaitConnectorRun(CdcConnector.DEFAULT_NAME, connector);
         try {
-            ShopDatabase.awaitSlotActive(postgres, cdcSource.slotName(), Duration.ofSeconds(60));
+            ShopDatabase.awaitSlotActive(postgres(), cdcSource.slotName(), Duration.ofSeconds(60));
         } catch (SQLException e) {
             throw new IllegalStateException("CDC did not start capturing: " + e.getMessage(), e);
         }
@@ -461,6 +496,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         }
         Map<String, String> c = new LinkedHashMap<>();
         c.put("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog");
+        PostgresServer postgres = postgres();
         String url = postgres.jdbcUrl();
         if (schema != null) {
             url = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
@@ -477,6 +513,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (lakeCatalogSchema == null) {
             String schema = "lake_" + ProcessHandle.current().pid() + "_" + Integer.toHexString(System.identityHashCode(this));
             step("lake catalog schema", () -> {
+                PostgresServer postgres = postgres();
                 createSchemaIfMissing(postgres, schema);
                 return (AutoCloseable) () -> dropSchema(postgres, schema);
             });
@@ -519,7 +556,7 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (connect != null) {
             connect.close();
         }
-        return ShopDatabase.dropCapture(postgres, cdcSource);
+        return ShopDatabase.dropCapture(postgres(), cdcSource);
     }
 
     /**
@@ -573,14 +610,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         return bootstrap;
     }
 
-    /** The PostgreSQL server; its {@link PostgresServer#jdbcUrl()} names the Streamhouse database. */
     /** The schema registry's base URL (Confluent REST API). */
     public URI schemaRegistryUrl() {
         return registry.url();
-    }
-
-    public PostgresServer postgres() {
-        return postgres;
     }
 
     public PlatformOptions options() {
@@ -623,7 +655,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         if (closed) {
             return;
         }
-        closed = true;
+        synchronized (postgresLock) {
+            closed = true; // a PostgreSQL start under way ends first; none begins after
+        }
         endConnectorRuns(); // while the broker still takes their COMPLETE events
         if (options.ephemeral()) {
             // Their data is deleted below: a clean stop (the broker's controlled shutdown and log flush, the worker's

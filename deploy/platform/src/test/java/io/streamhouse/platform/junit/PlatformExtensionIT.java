@@ -25,7 +25,7 @@ class PlatformExtensionIT {
         assertThat(fromMethod).isSameAs(fromConstructor).isSameAs(SharedPlatform.get());
         assertThat(fromMethod.isClosed()).isFalse();
         assertThat(fromMethod.processes()).isNotEmpty().allMatch(ProcessHandle::isAlive);
-        assertThat(fromMethod.startTimes()).containsKeys("kafka broker", "postgresql", "total");
+        assertThat(fromMethod.startTimes()).containsKeys("kafka broker", "total");
     }
 
     @Test
