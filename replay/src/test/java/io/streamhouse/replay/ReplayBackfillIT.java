@@ -157,6 +157,11 @@ class ReplayBackfillIT {
             }
             sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
         }
+        // For the decisions backfill: a live decision application over the whole log, started after the rule change
+        // (so it decides everything under the rules a shadow reads) and before any head is deleted; it catches up while
+        // this rebuild runs.
+        ShadowRun.createOutputs(admin, Target.DECISIONS, LIVE_D);
+        start(LIVE_D, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC(), Target.shadowOutputs(LIVE_D)), serdes));
         awaitLiveAt(Target.DECISIONS, LIVE_API);
 
         Run run = rebuild("decisions", "rules-" + RUN);
@@ -183,10 +188,6 @@ class ReplayBackfillIT {
         platform.lake();
         String liveB = LIVE_SERVING_B;
         awaitLiveAt(Target.SERVING, liveB);
-        // For the decisions backfill: a live decision application over the whole log, started after the rule change
-        // (so it decides everything under the rules a shadow reads) and before any head is deleted.
-        ShadowRun.createOutputs(admin, Target.DECISIONS, LIVE_D);
-        start(LIVE_D, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC(), Target.shadowOutputs(LIVE_D)), serdes));
         awaitLiveAt(Target.DECISIONS, LIVE_D);
         Map<TopicPartition, Long> landedEnds = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
         var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
