@@ -82,7 +82,7 @@ import static org.awaitility.Awaitility.await;
  * transaction requests → the decision topology → one decision each), serve (a parcel looked up in the serving
  * topology's store), replay (the replay CLI's rebuild of both equals live), land (the Iceberg sink's table, read by
  * Iceberg's own scan, equals what Kafka's read_committed consumer reads). Each flow uses the parts the embedded suite
- * uses ({@code CdcEndToEndIT}, {@code ReplayIT}, {@code LakeOnThePlatformIT}): the platform's {@code cdc()} and
+ * uses ({@code CdcEndToEndIT}, {@code ReplayRebuildIT}, {@code LakeOnThePlatformIT}): the platform's {@code cdc()} and
  * {@code lake()}, {@code CdcNormaliser}, {@code DecisionTopology}, {@code ServingTopology}, {@code ReplayCli},
  * {@code LakeAudit}; only where Kafka and PostgreSQL come from differs between subclasses.
  */
@@ -164,7 +164,7 @@ abstract class EndToEndFlows {
     /**
      * Commits a customer and an order in one transaction and awaits both domain events, so that when the normaliser
      * stops nothing of it is still to come: the replay flow compares live and shadow on a log no one writes to, as
-     * ReplayIT does (a record arriving after its cut is in live and not in the shadow).
+     * ReplayRebuildIT does (a record arriving after its cut is in live and not in the shadow).
      */
     private void captureOneOrder() throws Exception {
         String order = "e2e-o-" + UUID.randomUUID();

@@ -2,17 +2,9 @@ package io.streamhouse.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamhouse.detection.decision.DecisionTopology;
-import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.domain.decision.DefaultRules;
-import io.streamhouse.domain.event.ParcelScanned;
-import io.streamhouse.domain.event.ParcelStatus;
-import io.streamhouse.domain.state.ParcelTracking;
-import io.streamhouse.domain.testdata.Hubs;
-import io.streamhouse.domain.testdata.SampleEvents;
 import io.streamhouse.domain.topic.TopicSerdes;
 import io.streamhouse.domain.topic.Topics;
-import io.streamhouse.domain.wire.CachingSchemaRegistryClient;
-import io.streamhouse.domain.wire.RegistryTopicSerdes;
 import io.streamhouse.loadtests.generator.EventKind;
 import io.streamhouse.loadtests.generator.GeneratedEvent;
 import io.streamhouse.loadtests.generator.Generation;
@@ -20,20 +12,16 @@ import io.streamhouse.loadtests.generator.Generator;
 import io.streamhouse.loadtests.generator.GeneratorConfig;
 import io.streamhouse.loadtests.generator.KafkaSink;
 import io.streamhouse.platform.EmbeddedPlatform;
-import io.streamhouse.platform.SharedPlatform;
-import io.streamhouse.platform.junit.WithStreamhousePlatform;
+import io.streamhouse.platform.PlatformOptions;
+import io.streamhouse.plumbing.OutputTopics;
 import io.streamhouse.projections.serving.ServingStores;
 import io.streamhouse.projections.serving.ServingTopology;
+import io.streamhouse.replay.ReplayHarness.Run;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,9 +30,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,442 +37,101 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The replay CLI against the shared broker, as an SRE would run it: the generator's seeded traffic is decided and
- * projected by "live" applications (the api's topologies, under test application ids) and matched by a live CEP job
- * (CepMain in a child JVM, as ./streamhouse up runs it, writing its alerts under a test prefix so the decisions'
- * fraud-alert table stays as it was), then rebuilt into shadows and compared. In order: a rebuild equals live; a second
- * rebuild equals the first; records past the cut are not applied; a planted change in live state, and planted live
- * alerts, are reported; bad input and a missing stack get their exit codes; a rule changed mid-log is reported; then,
- * with the logs' heads deleted, backfills of serving and decisions from the lake + log equal live, and a backfilled
- * serving shadow, promoted, continues from the live cut.
+ * The replay CLI's rule-change finding and its backfills, on a platform of its own (it deletes the logs' heads, which
+ * {@link ReplayRebuildIT}'s live applications and shadows read), so the two classes run side by side: the generator's
+ * seeded traffic is decided by a live decision application and projected by a live serving application, and lands in
+ * the lake, whose Connect worker starts with the platform. In order: a rule changed mid-log is reported by a rebuild;
+ * then, with the logs' heads deleted, backfills of serving and decisions from the lake + log equal live, and a
+ * backfilled serving shadow, promoted, continues from the live cut.
  */
-@WithStreamhousePlatform
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ReplayIT {
-    private static final int EVENTS = 1500;
+class ReplayBackfillIT {
     private static final String RUN = Long.toString(System.nanoTime() % 1_000_000);
-    private static final String LIVE_API = "replay-it-api-" + RUN, LIVE_SERVING = "replay-it-serving-" + RUN;
-    private static final String FIRST = "first-" + RUN, SECOND = "second-" + RUN, PLANTED = "planted-" + RUN;
-    private static final String LIVE_CEP = "replay-it-cep-" + RUN, LIVE_CEP_PREFIX = LIVE_CEP + ".";
-    /** Live runs started for the backfills (test 9): serving, and decisions writing under its own prefix. */
+    private static final String LIVE_API = "replay-it-api-" + RUN;
+    /** Live runs for the backfills: serving, and decisions writing under its own prefix. */
     private static final String LIVE_SERVING_B = "replay-it-serving-b-" + RUN, LIVE_D = "replay-it-api-d-" + RUN;
 
-    /** The live CEP job writes under a prefix, not to the alert topics serving reads: these stores stay empty. */
-    private static final java.util.Set<String> ALERT_STORES = java.util.Set.of(ServingStores.SUBJECT_ALERTS, ServingStores.ALERT_FEED);
+    private static final java.util.Set<String> ALERT_STORES = ReplayHarness.ALERT_STORES;
 
     private static EmbeddedPlatform platform;
+    private static ReplayHarness harness;
     private static TopicSerdes serdes;
     private static Admin admin;
     private static Path data;
     private static Generation generation;
-    private static final List<KafkaStreams> live = new ArrayList<>();
-    private static Process liveCep;
-    private static java.util.concurrent.CompletableFuture<Void> lake;
+    /** The lake the backfills read: its Connect worker starts, and its sink lands the log, while the live runs catch up. */
+    private static CompletableFuture<Void> lake;
 
     @BeforeAll
-    static void liveAppsDecideAndProjectTheGeneratorsTraffic() throws Exception {
-        platform = SharedPlatform.get();
-        serdes = new RegistryTopicSerdes(new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString()));
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers()));
-        data = Files.createTempDirectory(Path.of("target"), "replay-it-data").toAbsolutePath();
-        try (var producer = producer()) {
-            var rules = serdes.valueSerde(Topics.RULES).serializer();
-            for (var rule : DefaultRules.definitions()) {
-                producer.send(new ProducerRecord<>(Topics.RULES.name(), rule.getRuleId(), rules.serialize(Topics.RULES.name(), rule))).get();
-            }
-        }
-        generation = Generator.generate(GeneratorConfig.defaults(11, EVENTS));
-        try (var sink = new KafkaSink(platform.bootstrapServers(), platform.schemaRegistryUrl().toString(), Map.of())) {
-            for (GeneratedEvent e : generation.events()) {
-                sink.send(e);
-            }
-            sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
-        }
+    static void liveAppsDecideAndProjectTheGeneratorsTrafficAndTheLakeStarts() throws Exception {
+        platform = EmbeddedPlatform.start(PlatformOptions.forTests());
+        harness = ReplayHarness.withTraffic(platform, "replay-backfill-it-data");
+        // After the traffic, so the lake's start (its control topic, its tables' child JVM) does not compete with the
+        // first batches to the fresh broker's new partitions: beside it, a send has retried OUT_OF_ORDER_SEQUENCE_NUMBER
+        // until its timeout (seen once, at load ~30).
+        EmbeddedPlatform own = platform;
+        lake = CompletableFuture.runAsync(() -> own.lake());
+        serdes = harness.serdes;
+        admin = harness.admin;
+        data = harness.data;
+        generation = harness.generation;
         long t0 = System.nanoTime();
-        // The three live applications start side by side (the CEP child's JVM and MiniCluster start overlaps the
-        // Streams applications' work); each is then awaited as before, serving only once decisions caught up, since
-        // serving reads the decisions.
-        live.add(start(LIVE_API, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC()), serdes)));
-        live.add(start(LIVE_SERVING, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
-        Process child = launchLiveCep();
-        liveCep = child;
+        // The serving backfill's live run reads the whole log as it is and as it grows; it starts here, beside the
+        // live decisions it reads, and is awaited where it is compared.
+        start(LIVE_API, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC()), serdes));
+        start(LIVE_SERVING_B, ServingTopology.build(ServingTopology.Config.defaults(), serdes));
         awaitLiveAt(Target.DECISIONS, LIVE_API);
-        awaitLiveAt(Target.SERVING, LIVE_SERVING);
-        long streams = System.nanoTime();
-        awaitLiveCepReady(child);
-        awaitLiveCepAtTheInputsEnds();
-        System.out.printf("ReplayIT: live decisions and serving caught up in %d ms, the live CEP job in %d ms%n",
-                (streams - t0) / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
-    }
-
-    /** The live CEP job has committed (with a checkpoint) every input record there is now. */
-    private static void awaitLiveCepAtTheInputsEnds() throws Exception {
-        var input = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 0)
-                .readInput(Cut.take(admin, CepShadow.inputTopics()), Duration.ofSeconds(30));
-        assertThat(Groups.awaitCommitted(admin, LIVE_CEP, input.lastRecordEnds(), Duration.ofSeconds(180)))
-                .as("the live CEP job caught up with its inputs").isTrue();
-    }
-
-    /** CepMain --local in a child JVM on the flink-job classpath, as the launcher's CepProcess starts it. */
-    private static Process launchLiveCep() throws Exception {
-        Path home = CepShadow.home();
-        Path classpathFile = home.resolve(CepShadow.CLASSPATH_FILE);
-        assertThat(classpathFile).as("built by -am (replay lists flink-job for the build order)").isRegularFile();
-        CepShadow.createOutputs(admin, LIVE_CEP_PREFIX);
-        Path log = data.resolve("live-cep.log");
-        Path tmp = Files.createDirectories(data.resolve("live-cep-tmp"));
-        // C1 only: this job matches a few thousand events, and C2's compiler thread took a quarter of its CPU
-        // (20 of 78 s, measured) on a two-core machine the rebuilds under test need.
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-cp",
-                home.resolve("deploy/flink-job/target/classes") + java.io.File.pathSeparator + Files.readString(classpathFile).trim(),
-                "io.streamhouse.detection.cep.CepMain", "--local", "--watch-stdin", "--bootstrap", platform.bootstrapServers(),
-                "--registry", platform.schemaRegistryUrl().toString(), "--group-id", LIVE_CEP, "--output-prefix", LIVE_CEP_PREFIX,
-                "--parallelism", "2")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return child;
-    }
-
-    private static void awaitLiveCepReady(Process child) {
-        Path log = data.resolve("live-cep.log");
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            assertThat(child.isAlive()).as("live CEP job (log %s)", log).isTrue();
-            assertThat(Files.readString(log)).contains("STREAMHOUSE-CEP-READY");
-        });
+        System.out.printf("ReplayBackfillIT: live decisions caught up in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (liveCep != null) {
-            liveCep.getOutputStream().close(); // --watch-stdin: it cancels its job and exits
-            if (!liveCep.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                liveCep.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-            }
+    static void stop() {
+        if (harness != null) {
+            harness.close();
         }
-        live.forEach(s -> s.close(Duration.ofSeconds(20)));
-        if (admin != null) {
-            admin.close();
+        if (platform != null) {
+            platform.close();
         }
     }
 
     private static KafkaStreams start(String applicationId, Topology topology) throws Exception {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createDirectories(data.resolve("live-state")).toString());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        KafkaStreams streams = new KafkaStreams(topology, props);
-        streams.start();
-        return streams;
+        return harness.start(applicationId, topology);
     }
 
     private static void awaitLiveAt(Target target, String applicationId) throws Exception {
-        // What the group commits: the decision app's profiles global store reads shop.customers without group offsets.
-        Cut cut = target.committedPart(Cut.take(admin, target.inputTopics()), io.streamhouse.plumbing.OutputTopics.LIVE);
-        assertThat(Groups.awaitCaughtUp(admin, applicationId, cut, target.repartitionTopics(applicationId), Duration.ofSeconds(120),
-                left -> { }, () -> false)).as("%s caught up with its inputs", applicationId).isTrue();
+        harness.awaitLiveAt(target, applicationId);
     }
 
     private static KafkaProducer<String, byte[]> producer() {
-        return new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
-    }
-
-    /** The CLI as {@code ./streamhouse replay} runs it, against the test's live application ids. */
-    private record Run(int exit, String out, String err) {
-        JsonNode json() throws Exception {
-            return Records.JSON.readTree(out);
-        }
+        return harness.producer();
     }
 
     private static Run replay(String... args) {
-        var out = new ByteArrayOutputStream();
-        var err = new ByteArrayOutputStream();
-        int exit = ReplayCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return ReplayHarness.replay(args);
     }
 
     private static Run rebuild(String what, String id) {
         return replay("rebuild", what, "--id", id, "--json", "--data", data.toString(),
                 "--bootstrap-servers", platform.bootstrapServers(), "--registry-url", platform.schemaRegistryUrl().toString(),
-                "--serving-app-id", LIVE_SERVING, "--decisions-app-id", LIVE_API, "--cep-group-id", LIVE_CEP,
-                "--cep-output-prefix", LIVE_CEP_PREFIX, "--timeout", "180", "--live-timeout", "120");
+                "--decisions-app-id", LIVE_API, "--timeout", "180", "--live-timeout", "120");
     }
 
     private static String[] stack(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--data", data.toString(), "--bootstrap-servers", platform.bootstrapServers(),
-                "--registry-url", platform.schemaRegistryUrl().toString()));
-        return all.toArray(String[]::new);
+        return harness.stack(args);
     }
 
     private static JsonNode target(JsonNode summary, String target) {
-        for (JsonNode t : summary.get("targets")) {
-            if (t.get("target").asText().equals(target)) {
-                return t;
-            }
-        }
-        throw new AssertionError("no " + target + " in " + summary);
+        return ReplayHarness.target(summary, target);
     }
 
     private static JsonNode store(JsonNode target, String store) {
-        for (JsonNode s : target.get("stores")) {
-            if (s.get("store").asText().equals(store)) {
-                return s;
-            }
-        }
-        throw new AssertionError("no " + store + " in " + target);
-    }
-
-    @Test
-    @Order(1)
-    void aRebuildOfDecisionsAndServingEqualsLive() throws Exception {
-        Run run = rebuild("all", FIRST);
-
-        assertThat(run.exit()).as(run.err() + run.out()).isZero();
-        JsonNode summary = run.json();
-        assertThat(summary.get("result").asText()).isEqualTo("EQUAL");
-        assertThat(summary.get("divergences").asLong()).isZero();
-        long transactions = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
-        JsonNode decisions = target(summary, "decisions");
-        assertThat(decisions.get("decisions").get("transactions").asLong()).isEqualTo(transactions);
-        assertThat(decisions.get("events").asLong()).as("requests, customer changes and reviews applied")
-                .isGreaterThanOrEqualTo(transactions);
-        JsonNode serving = target(summary, "serving");
-        long parcels = generation.events().stream().filter(e -> e.kind() == EventKind.PARCEL_SCAN).map(GeneratedEvent::key).distinct().count();
-        assertThat(store(serving, ServingStores.PARCEL_TRACKING).get("keys").asLong()).isEqualTo(parcels);
-        assertThat(store(serving, ServingStores.CUSTOMER_STATE).get("keys").asLong()).isPositive();
-        assertThat(store(serving, ServingStores.VEHICLE_HEALTH).get("keys").asLong()).isPositive();
-        assertThat(Files.exists(Records.file(data, FIRST))).as("the record promote checks").isTrue();
-        JsonNode cep = target(summary, "cep");
-        assertThat(cep.get("events").asLong()).as("the inputs before the cut, read").isGreaterThanOrEqualTo(transactions);
-        JsonNode alerts = cep.get("alerts");
-        assertThat(alerts.get("liveCompared").asLong()).as("settled alerts compared").isPositive();
-        assertThat(alerts.get("shadowCompared").asLong()).isEqualTo(alerts.get("liveCompared").asLong());
-        assertThat(alerts.get("divergent").asLong()).as(alerts.toString()).isZero();
-    }
-
-    @Test
-    @Order(2)
-    void replayingTheSameLogTwiceGivesIdenticalDecisionsAndStates() throws Exception {
-        Run run = rebuild("all", SECOND);
-        assertThat(run.exit()).as(run.err() + run.out()).isZero();
-
-        try (var registry = new CachingSchemaRegistryClient(platform.schemaRegistryUrl().toString())) {
-            Verify verify = new Verify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)),
-                    new RegistryTopicSerdes(registry), 5);
-            for (Target target : Target.values()) {
-                String a = target.shadowApplicationId(FIRST), b = target.shadowApplicationId(SECOND);
-                var first = new Verify.Side(a, Target.shadowOutputs(a));
-                var second = new Verify.Side(b, Target.shadowOutputs(b));
-                for (Target.Store store : target.stores()) {
-                    var report = verify.compare(store, first, second);
-                    if (!ALERT_STORES.contains(store.name())) {
-                        assertThat(report.keys()).as(store.name()).isPositive();
-                    }
-                    assertThat(report.divergentKeys()).as(store.name() + ": " + report.differences()).isZero();
-                }
-                if (target == Target.DECISIONS) {
-                    Cut all = Cut.take(admin, target.inputTopics());
-                    var report = verify.compareDecisions(all, first, second);
-                    assertThat(report.transactions()).isPositive();
-                    assertThat(report.divergent()).as(report.differences().toString()).isZero();
-                }
-            }
-            // The CEP job, twice over the same log to the same cut: every alert, settled or not, identical.
-            var alerts = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)),
-                    new RegistryTopicSerdes(registry), 5);
-            var firstAlerts = alerts.alerts(CepShadow.topicPrefix(CepShadow.groupId(FIRST)));
-            var secondAlerts = alerts.alerts(CepShadow.topicPrefix(CepShadow.groupId(SECOND)));
-            assertThat(firstAlerts).isNotEmpty();
-            assertThat(firstAlerts.values()).allMatch(sameId -> sameId.size() == 1);
-            assertThat(secondAlerts).isEqualTo(firstAlerts);
-        }
-        startTheLake();
-    }
-
-    /**
-     * The lake the backfills (tests 9 to 11) read: its Connect worker starts, and its sink lands the log, while the
-     * lighter tests 3 to 8 run (nothing there reads or writes what it does); test 9 starts it if this did not run.
-     */
-    private static void startTheLake() {
-        lake = java.util.concurrent.CompletableFuture.runAsync(platform::lake);
-    }
-
-    @Test
-    @Order(3)
-    void recordsPastTheCutAreReadButNotApplied() throws Exception {
-        Cut cut = Cut.take(admin, Target.SERVING.inputTopics());
-        String parcel = "P-after-cut-" + RUN;
-        try (var producer = producer()) {
-            var scan = ParcelScanned.newBuilder().setEnvelope(SampleEvents.envelope("after-cut-" + RUN, parcel,
-                            GeneratorConfig.DEFAULT_START, ParcelScanned.class))
-                    .setParcelId(parcel).setHubId(Hubs.ROTTERDAM).setStatus(ParcelStatus.RECEIVED_AT_HUB).setVehicleId(null)
-                    .setLocation(Hubs.ROTTERDAM_POS).setPromisedBy(null).build();
-            producer.send(new ProducerRecord<>(Topics.PARCEL_SCANS.name(), parcel,
-                    serdes.valueSerde(Topics.PARCEL_SCANS).serializer().serialize(Topics.PARCEL_SCANS.name(), scan))).get();
-        }
-        String shadow = Target.SERVING.shadowApplicationId("cut-" + RUN);
-
-        ShadowRun.Result result = ShadowRun.run(Target.SERVING, shadow, cut, admin, platform.bootstrapServers(), serdes,
-                Files.createDirectories(data.resolve("cut-state")), Duration.ofSeconds(180), Progress.none(),
-                io.streamhouse.detection.decision.DecisionTopology.AlertsSeenBy.ALL);
-
-        assertThat(result.dropped()).as("the scan past the cut was read, and dropped").isGreaterThanOrEqualTo(1);
-        Map<TopicPartition, Long> committed = Groups.committed(admin, shadow);
-        cut.offsets().forEach((tp, end) -> assertThat(committed.get(tp)).as(tp.toString()).isEqualTo(end));
-        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
-        var verify = new Verify(reader, serdes, 5);
-        Target.Store tracking = Target.SERVING.stores().get(0);
-        assertThat(verify.read(tracking, shadow).contents().values()).noneMatch(keys -> keys.containsKey(parcel));
-        awaitLiveAt(Target.SERVING, LIVE_SERVING);
-        assertThat(verify.read(tracking, LIVE_SERVING).contents().values()).anyMatch(keys -> keys.containsKey(parcel));
-    }
-
-    @Test
-    @Order(4)
-    void aPlantedChangeInLiveStateIsReportedWithBothValues() throws Exception {
-        Target.Store tracking = Target.SERVING.stores().get(0);
-        String changelog = tracking.changelog(LIVE_SERVING);
-        var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
-        AtomicReference<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> newest = new AtomicReference<>();
-        AtomicLong maxTimestamp = new AtomicLong();
-        reader.readAll(changelog, r -> {
-            if (r.value() != null && (newest.get() == null || r.timestamp() >= newest.get().timestamp())) {
-                newest.set(r);
-            }
-            maxTimestamp.accumulateAndGet(r.timestamp(), Math::max);
-        });
-        var original = newest.get();
-        String key = new String(original.key(), StandardCharsets.UTF_8);
-        var codec = serdes.stateSerde(ParcelTracking.class);
-        ParcelTracking planted = codec.deserializer().deserialize(changelog, original.value());
-        planted.setStatus("PLANTED");
-        try (var producer = producer()) {
-            producer.send(new ProducerRecord<>(changelog, original.partition(), maxTimestamp.get() + 1, key,
-                    codec.serializer().serialize(changelog, planted))).get();
-        }
-
-        Run run = rebuild("serving", PLANTED);
-
-        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(ReplayCli.DIVERGENT);
-        JsonNode summary = run.json();
-        assertThat(summary.get("result").asText()).isEqualTo("DIVERGENT");
-        JsonNode report = store(target(summary, "serving"), ServingStores.PARCEL_TRACKING);
-        assertThat(report.get("divergentKeys").asLong()).isEqualTo(1);
-        JsonNode difference = report.get("differences").get(0);
-        assertThat(difference.get("key").asText()).isEqualTo(key);
-        assertThat(difference.get("live").asText()).contains("\"PLANTED\"");
-        assertThat(difference.get("shadow").asText()).contains(key).doesNotContain("PLANTED");
-        long unequal = 0;
-        for (JsonNode p : report.get("partitions")) {
-            if (!p.get("liveDigest").asText().equals(p.get("shadowDigest").asText())) {
-                unequal++;
-                assertThat(p.get("partition").asInt()).isEqualTo(original.partition());
-            }
-        }
-        assertThat(unequal).isEqualTo(1);
-        assertThat(summary.get("divergences").asLong()).isEqualTo(1);
-    }
-
-    @Test
-    @Order(5)
-    void plantedLiveAlertsAreReported() throws Exception {
-        var verify = new AlertVerify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 5);
-        var settled = verify.readInput(Cut.take(admin, CepShadow.inputTopics()), Duration.ofSeconds(30));
-        io.streamhouse.domain.event.Alert original = verify.alerts(LIVE_CEP_PREFIX).values().stream().map(l -> l.get(0))
-                .filter(a -> AlertVerify.settled(a, settled)).findFirst().orElseThrow();
-        var extra = io.streamhouse.domain.event.Alert.newBuilder(original).setAlertId("planted-extra-" + RUN)
-                .setEnvelope(io.streamhouse.domain.event.Envelope.newBuilder(original.getEnvelope()).setEventId("planted-extra-" + RUN).build())
-                .build();
-        var altered = io.streamhouse.domain.event.Alert.newBuilder(original).setSummary("PLANTED").build();
-        String topic = switch (original.getCategory()) {
-            case FRAUD -> Topics.FRAUD_ALERTS.name();
-            case PARCEL -> Topics.PARCEL_ALERTS.name();
-            case MAINTENANCE -> Topics.MAINTENANCE_ALERTS.name();
-        };
-        var codec = serdes.valueSerde(Topics.FRAUD_ALERTS).serializer();
-        try (var producer = producer()) {
-            for (var a : List.of(extra, altered)) {
-                producer.send(new ProducerRecord<>(LIVE_CEP_PREFIX + topic, a.getSubject().getId(), codec.serialize(topic, a))).get();
-            }
-        }
-
-        Run run = rebuild("cep", "alerts-" + RUN);
-
-        assertThat(run.exit()).as(run.err() + run.out()).isEqualTo(ReplayCli.DIVERGENT);
-        JsonNode alerts = target(run.json(), "cep").get("alerts");
-        assertThat(alerts.get("divergent").asLong()).as(alerts.toString()).isEqualTo(2);
-        assertThat(alerts.get("onlyInLive").asLong()).isEqualTo(1);
-        assertThat(alerts.get("differing").asLong()).isEqualTo(1);
-        assertThat(alerts.get("onlyInShadow").asLong()).isZero();
-        List<String> reported = new ArrayList<>();
-        // Each reason ends with the occurrence it concerns ("(occurrence pattern|subject|event ids)"): compared without it.
-        alerts.get("differences").forEach(d -> reported.add(d.get("key").asText() + ": "
-                + d.get("reason").asText().replaceFirst(" \\(occurrence [^)]*\\)$", "")));
-        assertThat(reported).containsExactlyInAnyOrder("planted-extra-" + RUN + ": in effect only in live",
-                original.getAlertId() + ": alerts with this id: 2 live, 1 shadow");
-    }
-
-    @Test
-    @Order(6)
-    void badInputAndAMissingStackGetTheirExitCodes() throws Exception {
-        Run unknown = replay(stack("rebuild", "parcels"));
-        assertThat(unknown.exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(unknown.err()).contains("unknown projection 'parcels'");
-
-        Run existing = replay(stack("rebuild", "serving", "--id", FIRST, "--serving-app-id", LIVE_SERVING));
-        assertThat(existing.exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(existing.err()).contains("already exists");
-
-        assertThat(replay(stack("rebuild", "serving", "--id", "Not_An_Id")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(replay(stack("promote", "nosuch")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(replay(stack("discard", "nosuch")).exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(replay("rebuild", "--id", "x").exit()).as("no projection named").isEqualTo(ReplayCli.BAD_INPUT);
-        Run diverged = replay(stack("promote", PLANTED));
-        assertThat(diverged.exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(diverged.err()).contains("diverged");
-
-        Path empty = Files.createTempDirectory(Path.of("target"), "replay-it-nostack");
-        Run noStack = replay("rebuild", "serving", "--data", empty.toString());
-        assertThat(noStack.exit()).isEqualTo(ReplayCli.ENVIRONMENT);
-        assertThat(noStack.err()).contains("no running stack");
-        Run down = replay("rebuild", "serving", "--bootstrap-servers", "127.0.0.1:1", "--registry-url", "http://127.0.0.1:1");
-        assertThat(down.exit()).isEqualTo(ReplayCli.ENVIRONMENT);
-        assertThat(down.err()).contains("schema registry");
-    }
-
-    @Test
-    @Order(7)
-    void promoteNamesTheShadowForTheApiAndDiscardDeletesAShadow() throws Exception {
-        Run promote = replay(stack("promote", FIRST));
-        assertThat(promote.exit()).as(promote.err()).isZero();
-        assertThat(Files.readString(data.resolve(ReplayCli.SERVING_ID_FILE)).trim()).isEqualTo(Target.SERVING.shadowApplicationId(FIRST));
-        assertThat(promote.out()).contains("./streamhouse restart api");
-        Run serving = replay(stack("discard", FIRST));
-        assertThat(serving.exit()).isEqualTo(ReplayCli.BAD_INPUT);
-        assertThat(serving.err()).contains("is serving now");
-
-        Run discard = replay(stack("discard", SECOND));
-        assertThat(discard.exit()).as(discard.err()).isZero();
-        // Deleting topics is asynchronous: the listing drops them a moment after the deletion was accepted.
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(Groups.topicsWithPrefix(admin, Target.SERVING.shadowApplicationId(SECOND))).isEmpty();
-            assertThat(Groups.topicsWithPrefix(admin, Target.DECISIONS.shadowApplicationId(SECOND))).isEmpty();
-            assertThat(Groups.topicsWithPrefix(admin, CepShadow.topicPrefix(CepShadow.groupId(SECOND)))).isEmpty();
-        });
-        assertThat(Groups.exists(admin, Target.SERVING.shadowApplicationId(SECOND))).isFalse();
-        assertThat(Groups.exists(admin, CepShadow.groupId(SECOND))).isFalse();
-        assertThat(Files.exists(Records.file(data, SECOND))).isFalse();
+        return ReplayHarness.store(target, store);
     }
 
     /**
@@ -496,7 +140,7 @@ class ReplayIT {
      * the latest rules. Replay reports each of them, with the rule set versions as the reason.
      */
     @Test
-    @Order(8)
+    @Order(1)
     void aRuleChangedMidLogMakesEveryEarlierDecisionDifferWithTheReason() throws Exception {
         long before = generation.events().stream().filter(e -> e.kind() == EventKind.TRANSACTION).count();
         try (var producer = producer()) {
@@ -516,6 +160,11 @@ class ReplayIT {
             }
             sink.flush(System.nanoTime() + Duration.ofSeconds(60).toNanos());
         }
+        // For the decisions backfill: a live decision application over the whole log, started after the rule change
+        // (so it decides everything under the rules a shadow reads) and before any head is deleted; it catches up while
+        // this rebuild runs.
+        ShadowRun.createOutputs(admin, Target.DECISIONS, LIVE_D);
+        start(LIVE_D, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC(), Target.shadowOutputs(LIVE_D)), serdes));
         awaitLiveAt(Target.DECISIONS, LIVE_API);
 
         Run run = rebuild("decisions", "rules-" + RUN);
@@ -536,20 +185,12 @@ class ReplayIT {
      * whole log. A gap (the log deleted past what the snapshot holds) and a time before any snapshot are refused.
      */
     @Test
-    @Order(9)
+    @Order(2)
     void backfillStitchesTheLakeToTheLogExactlyAndEqualsLive() throws Exception {
-        if (lake == null) {
-            startTheLake();
-        }
         lake.get(3, java.util.concurrent.TimeUnit.MINUTES);
         platform.lake();
         String liveB = LIVE_SERVING_B;
-        live.add(start(liveB, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
         awaitLiveAt(Target.SERVING, liveB);
-        // For the decisions backfill (test 11): a live decision application over the whole log, started after the rule
-        // change of test 8 (so it decides everything under the rules a shadow reads) and before any head is deleted.
-        ShadowRun.createOutputs(admin, Target.DECISIONS, LIVE_D);
-        live.add(start(LIVE_D, DecisionTopology.build(new DecisionTopology.Config(Clock.systemUTC(), Target.shadowOutputs(LIVE_D)), serdes)));
         awaitLiveAt(Target.DECISIONS, LIVE_D);
         Map<TopicPartition, Long> landedEnds = Cut.take(admin, Target.SERVING.inputTopics()).offsets();
         var reader = new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60));
@@ -679,7 +320,7 @@ class ReplayIT {
      * to the same state as a live run over the whole log.
      */
     @Test
-    @Order(10)
+    @Order(3)
     void aBackfilledShadowIsPromotedAndContinuesFromTheLiveCut() throws Exception {
         String id = "backfill-" + RUN, app = Target.SERVING.shadowApplicationId(id);
         JsonNode cut = target(Records.JSON.readTree(Backfill.file(data, id).toFile()), "serving").get("cut");
@@ -711,7 +352,7 @@ class ReplayIT {
         }
         awaitLiveAt(Target.DECISIONS, LIVE_API);
         awaitLiveAt(Target.SERVING, LIVE_SERVING_B);
-        live.add(start(app, ServingTopology.build(ServingTopology.Config.defaults(), serdes)));
+        start(app, ServingTopology.build(ServingTopology.Config.defaults(), serdes));
         awaitLiveAt(Target.SERVING, app);
         var verify = new Verify(new TopicReader(platform.bootstrapServers(), admin, Duration.ofSeconds(60)), serdes, 5);
         for (Target.Store store : Target.SERVING.stores()) {
@@ -727,11 +368,11 @@ class ReplayIT {
      * issue #22 item 3, decisions: the decision topology's inputs (and the fraud-alert table) landed, later traffic on
      * the log only, then the first half of what landed deleted. The backfill recomputes every decision, the lake's part
      * too, and they and the card activity and profiles equal a live run over the whole log. Against the api's own
-     * decisions, whose log's head test 9 deleted, live's decisions are read from the lake there: every one is found, and
-     * exactly those decided before test 8's rule change differ, by their rule set.
+     * decisions, whose log's head the serving backfill deleted, live's decisions are read from the lake there: every one is
+     * found, and exactly those decided before the rule change differ, by their rule set.
      */
     @Test
-    @Order(11)
+    @Order(4)
     void aDecisionsBackfillRecomputesTheLakesDecisionsAndEqualsLive() throws Exception {
         List<String> inputs = Target.DECISIONS.inputTopics();
         List<String> landing = new ArrayList<>(inputs);
