@@ -22,7 +22,8 @@ import java.util.TreeSet;
 
 /**
  * Compares two runs of one target (live and a shadow, or two shadows): each store key by key, read from both sides'
- * changelogs, with an order-independent digest per partition; decisions by transaction id, every field but the
+ * changelogs, with an order-independent digest per partition (a value holding an Avro map by its {@link CanonicalValues
+ * canonical bytes}, its maps' entries in key order); decisions by transaction id, every field but the
  * informational latency and the decider's wall-clock {@code recordedAt}.
  */
 final class Verify {
@@ -109,8 +110,10 @@ final class Verify {
         long divergent = 0, keys = 0;
         Set<Integer> partitions = new TreeSet<>(liveContents.keySet());
         partitions.addAll(shadowContents.keySet());
+        var canonical = CanonicalValues.of(store.valueType(), decoder, changelog);
         for (int p : partitions) {
-            Map<String, byte[]> l = liveContents.getOrDefault(p, Map.of()), s = shadowContents.getOrDefault(p, Map.of());
+            Map<String, byte[]> l = canonical(liveContents.getOrDefault(p, Map.of()), canonical);
+            Map<String, byte[]> s = canonical(shadowContents.getOrDefault(p, Map.of()), canonical);
             var digest = new Report.PartitionDigest(p, l.size(), s.size(), StoreState.digest(l), StoreState.digest(s));
             digests.add(digest);
             keys += l.size();
@@ -126,12 +129,25 @@ final class Verify {
                 }
                 divergent++;
                 if (differences.size() < maxDifferences) {
+                    a = liveContents.getOrDefault(p, Map.of()).get(key);
+                    b = shadowContents.getOrDefault(p, Map.of()).get(key);
                     differences.add(new Report.Difference(key, show(decoder, changelog, a), show(decoder, changelog, b),
                             a == null ? "only in the shadow" : b == null ? "only in live" : "values differ"));
                 }
             }
         }
         return new Report.StoreReport(store.name(), digests, keys, divergent, differences);
+    }
+
+    /** {@code contents} with each value replaced by what it is compared by; the same map when that is the bytes. */
+    private static Map<String, byte[]> canonical(Map<String, byte[]> contents,
+                                                 java.util.Optional<java.util.function.UnaryOperator<byte[]>> canonical) {
+        if (canonical.isEmpty() || contents.isEmpty()) {
+            return contents;
+        }
+        Map<String, byte[]> out = new java.util.HashMap<>(contents.size() * 2);
+        contents.forEach((k, v) -> out.put(k, canonical.get().apply(v)));
+        return out;
     }
 
     private static String show(Deserializer<?> decoder, String topic, byte[] value) {
