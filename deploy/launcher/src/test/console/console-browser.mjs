@@ -162,7 +162,12 @@ try {
     await page.goto(`${api}/console/#/rules/large-amount-review`);
     await page.waitForSelector('#rule-versions tbody tr');
     const newest = (published.match(/ v(\d+)\./) ?? [])[1];
-    for (let attempt = 0; attempt < 60 && !(await page.locator(`#rule-versions tr[data-version="${newest}"]`).count()); attempt++) {
+    // The version is listed once the rule topic has it, and who published it once audit.events is folded too.
+    const listedWithWho = async () => {
+      const row = page.locator(`#rule-versions tr[data-version="${newest}"]`);
+      return (await row.count()) > 0 && !(await row.innerText()).includes('not in the audit trail');
+    };
+    for (let attempt = 0; attempt < 60 && !(await listedWithWho()); attempt++) {
       await page.waitForTimeout(500);
       await page.goto(`${api}/console/#/rules/large-amount-review?look=${attempt}`);
       await page.waitForSelector('#rule-versions tbody tr');
