@@ -53,7 +53,7 @@ class BuiltInResourcesTest {
             read++;
             wrong.addAll(unknownFields(doc, type));
         }
-        assertThat(read).isEqualTo(5);
+        assertThat(read).as("the StatefulSet, two Deployments and four Services").isEqualTo(7);
         assertThat(wrong).isEmpty();
     }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -13,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,20 @@ public final class SchemaRegistryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryServer.class);
     /** A registry answers from memory; a few threads keep a slow client from blocking the others. */
     private static final int HTTP_THREADS = 4;
+
+    /** The standalone registry's environment: Kafka's bootstrap servers (default {@code localhost:9092}). */
+    public static final String BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS";
+    /** The HTTP port (default 8081). */
+    public static final String PORT_ENV = "REGISTRY_PORT";
+    /** The interface to bind (default 127.0.0.1; 0.0.0.0 inside a container). */
+    public static final String HOST_ENV = "REGISTRY_HOST";
+    /** The log topic (default {@code _schemas}). */
+    public static final String TOPIC_ENV = "REGISTRY_TOPIC";
+    /** The log topic's replication factor when the registry creates it (default 1). */
+    public static final String REPLICATION_FACTOR_ENV = "REGISTRY_REPLICATION_FACTOR";
+    /** Every variable {@link #configFrom} reads; the Kafka login is {@code KafkaClientSettings}' own three. */
+    public static final List<String> ENVIRONMENT = List.of(BOOTSTRAP_ENV, PORT_ENV, HOST_ENV, TOPIC_ENV,
+            REPLICATION_FACTOR_ENV);
 
     private final HttpServer http;
     private final ExecutorService pool;
@@ -130,29 +146,47 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     /**
-     * Runs standalone. Arguments {@code [bootstrapServers [port]]}, else the environment: {@code
-     * KAFKA_BOOTSTRAP_SERVERS} (default localhost:9092), {@code REGISTRY_PORT} (8081), {@code REGISTRY_HOST}
-     * (127.0.0.1; 0.0.0.0 inside a container), {@code REGISTRY_TOPIC} (_schemas), {@code
-     * REGISTRY_REPLICATION_FACTOR} (1).
+     * Runs standalone. Arguments {@code [bootstrapServers [port]]}, else the environment ({@link #ENVIRONMENT}); the
+     * Kafka login, as every client's, from {@code KafkaClientSettings} (user {@code registry}).
      */
     public static void main(String[] args) {
-        String bootstrap = args.length > 0 ? args[0] : env("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
-        int port = Integer.parseInt(args.length > 1 ? args[1]
-                : env("REGISTRY_PORT", String.valueOf(RegistryConfig.DEFAULT_PORT)));
-        RegistryConfig config = RegistryConfig.of(bootstrap)
-                .withPort(port)
-                .withHost(env("REGISTRY_HOST", "127.0.0.1"))
-                .withTopic(env("REGISTRY_TOPIC", RegistryConfig.DEFAULT_TOPIC))
-                .withReplicationFactor(Short.parseShort(env("REGISTRY_REPLICATION_FACTOR", "1")));
+        RegistryConfig config = configFrom(args, System::getenv);
         SchemaRegistryServer server = start(config);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "schema-registry-shutdown"));
         // stdout, not only the log: the standalone jar ships no SLF4J binding.
-        System.out.println("Schema registry listening on " + server.url() + " (Kafka " + bootstrap + ", topic "
+        System.out.println("Schema registry listening on " + server.url() + " (Kafka " + config.bootstrapServers() + ", topic "
                 + config.topic() + ")");
     }
 
-    private static String env(String name, String fallback) {
-        String value = System.getenv(name);
+    /**
+     * The standalone registry's configuration from its arguments {@code [bootstrapServers [port]]} and {@code env} (a
+     * variable's name → its value or null); a value that is not a number fails naming its variable.
+     */
+    public static RegistryConfig configFrom(String[] args, UnaryOperator<String> env) {
+        String bootstrap = args.length > 0 ? args[0] : env(env, BOOTSTRAP_ENV, "localhost:9092");
+        int port = number(args.length > 1 ? "port argument" : PORT_ENV,
+                args.length > 1 ? args[1] : env(env, PORT_ENV, String.valueOf(RegistryConfig.DEFAULT_PORT)));
+        int replication = number(REPLICATION_FACTOR_ENV, env(env, REPLICATION_FACTOR_ENV, "1"));
+        if (replication > Short.MAX_VALUE) {
+            throw new IllegalArgumentException(REPLICATION_FACTOR_ENV + " is too large: " + replication);
+        }
+        return RegistryConfig.of(bootstrap)
+                .withPort(port)
+                .withHost(env(env, HOST_ENV, "127.0.0.1"))
+                .withTopic(env(env, TOPIC_ENV, RegistryConfig.DEFAULT_TOPIC))
+                .withReplicationFactor((short) replication);
+    }
+
+    private static int number(String name, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, was '" + value + "'");
+        }
+    }
+
+    private static String env(UnaryOperator<String> env, String name, String fallback) {
+        String value = env.apply(name);
         return value == null || value.isBlank() ? fallback : value.trim();
     }
 }
