@@ -40,7 +40,7 @@ import java.util.Objects;
  *       reads every partition, so the task that has data is the one that answers.</li>
  * </ul>
  * The coordinator's consumer group must be seeded at offset 0 before the first start (apache/iceberg#18006): the
- * platform does that ({@link #coordinatorGroup()}).
+ * platform does that, and on Kubernetes {@link LakePrepareMain} ({@link LakePreparation}, {@link #coordinatorGroup()}).
  */
 public final class LakeConnector {
 

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.streamhouse.connect.LakeConnector;
+import io.streamhouse.connect.LakePreparation;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.KafkaAcls;
 import io.streamhouse.security.kafka.KafkaPrincipal;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.PatternType;
@@ -23,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The Strimzi {@code KafkaTopic} and {@code KafkaUser} resources, built from the code that the local platform runs
@@ -71,7 +75,24 @@ public final class ManifestGenerator {
             t.configs().forEach(config::put);
             topics.add(topic);
         }
+        // The lake sink's control topic of this cluster and its dead-letter topic: the platform creates them locally as
+        // the administrator; here the connect user that runs the sink and its preparation may not create topics.
+        for (NewTopic t : lakeTopics()) {
+            ObjectNode topic = resource("KafkaTopic", t.name());
+            ObjectNode spec = topic.putObject("spec");
+            spec.put("topicName", t.name());
+            spec.put("partitions", t.numPartitions());
+            spec.put("replicas", REPLICAS);
+            ObjectNode config = spec.putObject("config");
+            new TreeMap<>(t.configs()).forEach(config::put);
+            topics.add(topic);
+        }
         return topics;
+    }
+
+    /** The lake's control topic on this cluster ({@link LakeConnector#controlTopicOf} the {@code Kafka} resource's name) and dead-letter topic. */
+    public static List<NewTopic> lakeTopics() {
+        return List.of(LakePreparation.controlTopic(LakeConnector.controlTopicOf(CLUSTER)), LakePreparation.deadLetterTopic());
     }
 
     /** One {@code KafkaUser} per principal with ACLs, in {@link KafkaPrincipal}'s order. */

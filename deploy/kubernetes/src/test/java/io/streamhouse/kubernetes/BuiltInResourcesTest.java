@@ -2,6 +2,7 @@ package io.streamhouse.kubernetes;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
@@ -35,7 +37,8 @@ class BuiltInResourcesTest {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Pattern DNS_1123_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "apps/v1 StatefulSet", StatefulSet.class, "apps/v1 Deployment", Deployment.class, "v1 Service", Service.class);
+            "apps/v1 StatefulSet", StatefulSet.class, "apps/v1 Deployment", Deployment.class, "v1 Service", Service.class,
+            "batch/v1 Job", Job.class, "v1 ConfigMap", ConfigMap.class);
 
     @Test
     void everyBuiltInResourceReadsIntoKubernetesModelWithNoUnknownField() {
@@ -53,7 +56,7 @@ class BuiltInResourcesTest {
             read++;
             wrong.addAll(unknownFields(doc, type));
         }
-        assertThat(read).as("the StatefulSet, two Deployments and four Services").isEqualTo(7);
+        assertThat(read).as("the StatefulSet, two Deployments, four Services, the lake's Job and its ConfigMap").isEqualTo(9);
         assertThat(wrong).isEmpty();
     }
 
@@ -96,6 +99,21 @@ class BuiltInResourcesTest {
             templates.add(d.getSpec().getTemplate());
             check(doc, d.getSpec().getSelector().getMatchLabels(), d.getSpec().getTemplate(), wrong);
             mounts(doc, d.getSpec().getTemplate(), Set.of(), wrong);
+        }
+        for (Manifests.Doc doc : Manifests.ofKind("Job")) {
+            Job j = MAPPER.treeToValue(doc.node(), Job.class);
+            PodTemplateSpec t = j.getSpec().getTemplate();
+            if (!List.of("Never", "OnFailure").contains(t.getSpec().getRestartPolicy())) {
+                wrong.add(doc.where() + ": spec.template.spec.restartPolicy must be Never or OnFailure for a Job, is "
+                        + t.getSpec().getRestartPolicy());
+            }
+            mounts(doc, t, Set.of(), wrong);
+            for (var v : t.getSpec().getVolumes()) {
+                if (v.getConfigMap() != null && Manifests.all().stream().noneMatch(d -> d.kind().equals("ConfigMap")
+                        && d.name().equals(v.getConfigMap().getName()))) {
+                    wrong.add(doc.where() + ": volume " + v.getName() + " names ConfigMap " + v.getConfigMap().getName() + ", which no manifest has");
+                }
+            }
         }
         for (Manifests.Doc doc : Manifests.ofKind("Service")) {
             Service svc = MAPPER.treeToValue(doc.node(), Service.class);

@@ -74,9 +74,9 @@ class ConnectManifestsTest {
         config.remove("iceberg.tables.route-field");
         config.put("iceberg.tables.upsert-mode-enabled", "true");
         assertThat(differences(new Manifests.Doc(lake.file(), lake.index(), node), code, LAKE_SITE, LAKE_S3)).containsExactlyInAnyOrder(
-                "32-connector-lake.yaml: KafkaConnector lake: spec.config.consumer.override.isolation.level is read_uncommitted, the code has read_committed",
-                "32-connector-lake.yaml: KafkaConnector lake: spec.config.iceberg.tables.route-field is missing, the code sets _topic",
-                "32-connector-lake.yaml: KafkaConnector lake: spec.config.iceberg.tables.upsert-mode-enabled is not set by the code");
+                "33-connector-lake.yaml: KafkaConnector lake: spec.config.consumer.override.isolation.level is read_uncommitted, the code has read_committed",
+                "33-connector-lake.yaml: KafkaConnector lake: spec.config.iceberg.tables.route-field is missing, the code sets _topic",
+                "33-connector-lake.yaml: KafkaConnector lake: spec.config.iceberg.tables.upsert-mode-enabled is not set by the code");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.streamhouse.kubernetes;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.streamhouse.connect.LakeConnector;
 import io.streamhouse.domain.topic.Topic;
 import io.streamhouse.domain.topic.Topics;
 import io.streamhouse.platform.KafkaAcls;
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -58,34 +61,39 @@ class KafkaManifestsTest {
     }
 
     @Test
-    void theTopicsAreTheCatalogsWithItsPartitionsAndConfigs() {
+    void theTopicsAreTheCatalogsAndTheLakesWithTheirPartitionsAndConfigs() {
+        // What the platform creates: the catalog's topics, and the lake's control and dead-letter topics.
+        record Expected(int partitions, Map<String, String> configs, String from) {
+        }
+        Map<String, Expected> expected = new LinkedHashMap<>();
+        Topics.allWithDeadLetters().forEach(t -> expected.put(t.name(), new Expected(t.partitions(), t.configs(), "the catalog")));
+        ManifestGenerator.lakeTopics().forEach(t -> expected.put(t.name(), new Expected(t.numPartitions(), t.configs(), "LakePreparation")));
+        assertThat(expected).containsKey(LakeConnector.controlTopicOf(ManifestGenerator.CLUSTER)).containsKey(LakeConnector.DEAD_LETTER_TOPIC);
         List<String> wrong = new ArrayList<>();
-        List<Manifests.Doc> topics = Manifests.ofKind("KafkaTopic");
         Set<String> names = new HashSet<>();
-        for (Manifests.Doc t : topics) {
+        for (Manifests.Doc t : Manifests.ofKind("KafkaTopic")) {
             String name = t.node().path("spec").path("topicName").asText(t.name());
             names.add(name);
-            Topic<?, ?> topic = Topics.allWithDeadLetters().stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+            Expected topic = expected.get(name);
             if (topic == null) {
-                wrong.add(t.where() + ": topic " + name + " is not in the catalog");
+                wrong.add(t.where() + ": topic " + name + " is neither in the catalog nor the lake's");
                 continue;
             }
             JsonNode spec = t.node().path("spec");
             if (spec.path("partitions").asInt() != topic.partitions()) {
-                wrong.add(t.where() + ": spec.partitions is " + spec.path("partitions") + ", the catalog has " + topic.partitions());
+                wrong.add(t.where() + ": spec.partitions is " + spec.path("partitions") + ", " + topic.from() + " has " + topic.partitions());
             }
             topic.configs().forEach((key, value) -> {
                 if (!spec.path("config").path(key).asText().equals(value)) {
-                    wrong.add(t.where() + ": spec.config." + key + " is " + spec.path("config").path(key) + ", the catalog has " + value);
+                    wrong.add(t.where() + ": spec.config." + key + " is " + spec.path("config").path(key) + ", " + topic.from() + " has " + value);
                 }
             });
             if (spec.path("replicas").asInt() != ManifestGenerator.REPLICAS) {
                 wrong.add(t.where() + ": spec.replicas is " + spec.path("replicas") + ", not " + ManifestGenerator.REPLICAS);
             }
         }
-        Topics.allWithDeadLetters().stream().map(Topic::name).filter(n -> !names.contains(n))
-                .forEach(n -> wrong.add("no KafkaTopic for catalog topic " + n));
-        assertThat(wrong).as("topics that differ from the catalog").isEmpty();
+        expected.keySet().stream().filter(n -> !names.contains(n)).forEach(n -> wrong.add("no KafkaTopic for topic " + n));
+        assertThat(wrong).as("topics that differ from the catalog and the lake's").isEmpty();
     }
 
     @Test
