@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one before); a reading behind its watermark is its late data. The two inputs are interleaved at random, the CEP
  * operator's output at most a few elements ahead of the facts it came from (the two reach this step over different
  * channels, flushed independently). Whatever the order, the alerts in effect at the end must be the pure function's
- * over every reading.
+ * over every reading, and no alert id is written twice.
  */
 class LateReconcilerInterleavingTest {
     private static final PatternSettings V1 = PatternSettings.defaults();
@@ -58,6 +58,7 @@ class LateReconcilerInterleavingTest {
         Telemetry telemetry = Telemetry.of(generation);
         Random random = new Random(7);
         List<String> wrong = new ArrayList<>();
+        List<String> twice = new ArrayList<>();
         int runs = 0;
         for (Anomaly planted : generation.anomalies()) {
             if (planted.type() != AlertType.ENGINE_OVERHEATING) {
@@ -74,15 +75,25 @@ class LateReconcilerInterleavingTest {
                 // Log-uniform: a watermark after every event (per-event) to one every 20,000 events of the topic.
                 int every = (int) Math.exp(random.nextDouble() * Math.log(MAX_EVENTS_PER_WATERMARK));
                 List<Object> facts = delivery.arrivals(every);
-                List<List<String>> got = sorted(AlertsInEffect.of(reconcile(facts, cep(facts), random)).values().stream()
+                List<Alert> written = reconcile(facts, cep(facts), random);
+                List<List<String>> got = sorted(AlertsInEffect.of(written).values().stream()
                         .map(a -> List.copyOf(a.getMatchedEventIds())).toList());
                 if (!got.equals(expected)) {
                     wrong.add(planted.subjectId() + " at " + planted.windowStart() + ", order " + k + ": " + got);
                 }
+                Map<String, Long> times = new HashMap<>();
+                written.forEach(a -> times.merge(a.getAlertId(), 1L, Long::sum));
+                String order = planted.subjectId() + " at " + planted.windowStart() + ", order " + k + ": ";
+                times.forEach((id, n) -> {
+                    if (n > 1) {
+                        twice.add(order + id + " written " + n + " times");
+                    }
+                });
             }
         }
         assertThat(runs).as("planted runs with a reading behind the watermark").isGreaterThanOrEqualTo(5);
         assertThat(wrong).as("orders whose alerts in effect are not the pure function's").isEmpty();
+        assertThat(twice).as("alert ids written more than once (an id is written once)").isEmpty();
     }
 
     /**
