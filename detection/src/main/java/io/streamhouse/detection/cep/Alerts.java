@@ -31,6 +31,24 @@ public final class Alerts {
         return Envelopes.derivedEventId("cep-alert", f.identity());
     }
 
+    /**
+     * The id of an occurrence's alert written again after this id was written and retired: a late event took the
+     * chain away from the occurrence and another brought it back (a hot and a cool reading at one millisecond, the
+     * hot one first). Derived from the occurrence and the alert it supersedes, so each return has an id of its own and
+     * an alert id is still written once.
+     */
+    public static String reissuedIdOf(Finding f, String supersedes) {
+        return Envelopes.derivedEventId("cep-alert-reissue", f.identity() + "|" + (supersedes == null ? "" : supersedes));
+    }
+
+    /** {@link #of} under the id {@link #reissuedIdOf}: the occurrence's alert, again, superseding {@code supersedes}. */
+    public static Alert reissue(Finding f, String patternId, int patternVersion, String supersedes) {
+        Alert a = of(f, patternId, patternVersion, supersedes);
+        String id = reissuedIdOf(f, supersedes);
+        return Alert.newBuilder(a).setAlertId(id)
+                .setEnvelope(io.streamhouse.domain.event.Envelope.newBuilder(a.getEnvelope()).setEventId(id).build()).build();
+    }
+
     public static Alert of(Finding f, String patternId, int patternVersion, String supersedes) {
         String id = alertIdOf(f);
         Map<String, String> attributes = new TreeMap<>(f.facts());

@@ -306,7 +306,8 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
      *       not ordered with this one's): kept, and that alert is retired in advance — passed on when it comes (once),
      *       not put in effect.</li>
      * </ul>
-     * An alert this step wrote before and has retired since (superseded or withdrawn) is not written again.
+     * An alert this step wrote before and has retired since (superseded or withdrawn) is not written again; when a
+     * re-evaluation finds that occurrence again, it is written under a re-issue id ({@link Alerts#reissuedIdOf}).
      */
     private boolean passThrough(ReconciledSubject subject, Alert alert, Collector<Alert> out) {
         List<ReportedAlert> reported = subject.getReported();
@@ -476,7 +477,10 @@ final class LateReconciler extends KeyedCoProcessFunction<String, StampedFact, E
             }
         };
         Set<CepFact> changed = Collections.newSetFromMap(new IdentityHashMap<>());
-        Reconciliation.reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, changed, recording,
+        // Written before and retired since (a retirement in advance names an alert this step has not written).
+        Set<String> written = new HashSet<>();
+        subject.getRetired().stream().filter(r -> !r.getEventIds().isEmpty()).forEach(r -> written.add(r.getAlertId()));
+        Reconciliation.reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, changed, written, recording,
                 (unalerted, f, e) -> deadLetter(key, unalerted, f, e));
         Map<String, Long> before = new HashMap<>();
         subject.getReported().forEach(r -> before.put(r.getAlertId(), r.getWindowEndMs()));

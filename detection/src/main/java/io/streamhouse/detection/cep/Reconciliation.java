@@ -40,7 +40,8 @@ final class Reconciliation {
      * arrived in. An occurrence is identified by its events, not by its first event: a late event may join a reported
      * occurrence before its first event (a rising run whose first readings arrive last) or split it.
      * <ol>
-     *   <li>A finding whose alert was already reported is unchanged: nothing is emitted.</li>
+     *   <li>A finding whose alert was already reported (its id, or a re-issue with its events) is unchanged: nothing
+     *       is emitted.</li>
      *   <li>Otherwise it supersedes the earliest (by anchor) reported alert not yet taken that shares an event with it
      *       and whose events are all among the evaluated facts; a reported alert written before state v4 (events not
      *       kept) only by a finding with its anchor, as before. With none, it is a new alert.</li>
@@ -54,6 +55,17 @@ final class Reconciliation {
     static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
                           long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
                           Collector<Alert> out, Unalertable deadLetters) {
+        reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, reported, Set.of(), out, deadLetters);
+    }
+
+    /**
+     * As above; {@code written} are the ids this step wrote before and retired since. A finding whose alert id is
+     * among them is written under {@link Alerts#reissuedIdOf} instead: an alert id is written once. A finding is the
+     * alert reported before with the same events whatever its id, so a re-issued alert is not revised again.
+     */
+    static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
+                          long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
+                          Set<String> written, Collector<Alert> out, Unalertable deadLetters) {
         Map<String, CepFact> byId = new HashMap<>();
         for (CepFact f : evaluated) {
             byId.put(f.getEventId(), f);
@@ -74,7 +86,9 @@ final class Reconciliation {
         List<Finding> open = new ArrayList<>();
         for (Finding f : found) {
             String alertId = Alerts.alertIdOf(f);
-            Reported same = before.stream().filter(r -> r.alertId().equals(alertId)).findFirst().orElse(null);
+            Set<String> events = new java.util.HashSet<>(f.eventIds());
+            Reported same = before.stream().filter(r -> r.alertId().equals(alertId)
+                    || (r.seenWhole() && new java.util.HashSet<>(r.eventIds()).equals(events))).findFirst().orElse(null);
             if (same != null) {
                 taken.add(same);
             } else {
@@ -123,8 +137,10 @@ final class Reconciliation {
             Finding f = revision.getKey();
             Reported revised = revision.getValue();
             try {
-                emitted.add(new java.util.AbstractMap.SimpleEntry<>(f,
-                        Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), revised == null ? null : revised.alertId())));
+                String supersedes = revised == null ? null : revised.alertId();
+                emitted.add(new java.util.AbstractMap.SimpleEntry<>(f, written.contains(Alerts.alertIdOf(f))
+                        ? Alerts.reissue(f, pattern.kind().ruleId(), pattern.version(s), supersedes)
+                        : Alerts.of(f, pattern.kind().ruleId(), pattern.version(s), supersedes)));
             } catch (RuntimeException e) {
                 deadLetters.accept(evaluated, f, e);
                 continue;

@@ -266,6 +266,33 @@ class LateReconcilerArrivalOrderTest {
                 assertThat(a.getMatchedEventIds()).containsExactly("evt-p-again-2", "evt-p-again-3"));
     }
 
+    /**
+     * Two readings of one vehicle at the same millisecond, a hot one and a cool one, all the run's readings behind the
+     * watermark (a drill's telemetry after an earlier drill moved event time on): in event-id order the cool one comes
+     * first and ends the run at r4. The hot one arrives first and grows the run to r1..x5 for a moment; when the cool
+     * one comes, the run is r1..r4 again. Seen on a cluster drill: the r1..r4 alert written a second time, superseding
+     * r1..x5. Expected: r1..r4 in effect and no alert id written twice.
+     */
+    @Test
+    void twoReadingsAtTheSameMillisecondArrivingLateDoNotWriteAnAlertTwice() throws Exception {
+        List<StampedFact> run = List.of(
+                fact(reading("r1", TRUCK, 106, 1_001, minute(1))), fact(reading("r2", TRUCK, 107, 1_002, minute(2))),
+                fact(reading("r3", TRUCK, 108, 1_003, minute(3))), fact(reading("r4", TRUCK, 109, 1_004, minute(4))));
+        StampedFact hot = fact(reading("x5", TRUCK, 116, 1_005, minute(5)));
+        StampedFact cool = fact(reading("a5", TRUCK, 86, 1_005, minute(5)));
+        open(overheating);
+        watermarks(minute(8));
+
+        for (StampedFact f : concat(run, List.of(hot, cool))) {
+            harness.processElement1(new StreamRecord<>(f, f.getFact().getOccurredAtMs()));
+        }
+        watermarks(minute(30));
+
+        assertThat(output().stream().map(Alert::getAlertId).toList()).as("alert ids written").doesNotHaveDuplicates();
+        assertThat(AlertsInEffect.of(output()).values()).singleElement().satisfies(a ->
+                assertThat(a.getMatchedEventIds()).containsExactly("evt-r1", "evt-r2", "evt-r3", "evt-r4"));
+    }
+
     private void onTime(StampedFact f) throws Exception {
         long at = f.getFact().getOccurredAtMs();
         harness.processElement1(new StreamRecord<>(f, at));
