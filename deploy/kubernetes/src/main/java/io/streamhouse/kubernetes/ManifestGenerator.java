@@ -66,28 +66,25 @@ public final class ManifestGenerator {
     public static List<ObjectNode> topics() {
         List<ObjectNode> topics = new ArrayList<>();
         for (Topic<?, ?> t : Topics.allWithDeadLetters()) {
-            ObjectNode topic = resource("KafkaTopic", t.name());
-            ObjectNode spec = topic.putObject("spec");
-            spec.put("topicName", t.name());
-            spec.put("partitions", t.partitions());
-            spec.put("replicas", REPLICAS);
-            ObjectNode config = spec.putObject("config");
-            t.configs().forEach(config::put);
-            topics.add(topic);
+            topics.add(topic(t.name(), t.partitions(), t.configs()));
         }
         // The lake sink's control topic of this cluster and its dead-letter topic: the platform creates them locally as
         // the administrator; here the connect user that runs the sink and its preparation may not create topics.
         for (NewTopic t : lakeTopics()) {
-            ObjectNode topic = resource("KafkaTopic", t.name());
-            ObjectNode spec = topic.putObject("spec");
-            spec.put("topicName", t.name());
-            spec.put("partitions", t.numPartitions());
-            spec.put("replicas", REPLICAS);
-            ObjectNode config = spec.putObject("config");
-            new TreeMap<>(t.configs()).forEach(config::put);
-            topics.add(topic);
+            topics.add(topic(t.name(), t.numPartitions(), new TreeMap<>(t.configs())));
         }
         return topics;
+    }
+
+    private static ObjectNode topic(String name, int partitions, Map<String, String> configs) {
+        ObjectNode topic = resource("KafkaTopic", name);
+        ObjectNode spec = topic.putObject("spec");
+        spec.put("topicName", name);
+        spec.put("partitions", partitions);
+        spec.put("replicas", REPLICAS);
+        ObjectNode config = spec.putObject("config");
+        configs.forEach(config::put);
+        return topic;
     }
 
     /** The lake's control topic on this cluster ({@link LakeConnector#controlTopicOf} the {@code Kafka} resource's name) and dead-letter topic. */

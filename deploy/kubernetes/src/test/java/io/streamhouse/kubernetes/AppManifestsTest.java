@@ -39,7 +39,7 @@ class AppManifestsTest {
         }
 
         JsonNode container() {
-            return doc().node().path("spec").path("template").path("spec").path("containers").get(0);
+            return doc().container();
         }
 
         Map<String, String> env() {

@@ -33,7 +33,7 @@ class LakePrepareManifestTest {
     }
 
     static JsonNode container() {
-        return job().node().path("spec").path("template").path("spec").path("containers").get(0);
+        return job().container();
     }
 
     static JsonNode connectorConfig() {

@@ -31,6 +31,11 @@ final class Manifests {
             return node.path("apiVersion").asText();
         }
 
+        /** The first container of a workload's pod template (a Deployment's, a StatefulSet's, a Job's). */
+        JsonNode container() {
+            return node.path("spec").path("template").path("spec").path("containers").get(0);
+        }
+
         /** How a failure names it: {@code 10-kafka.yaml: Kafka streamhouse}. */
         String where() {
             return file + ": " + kind() + " " + name();

@@ -33,7 +33,7 @@ class RegistryManifestTest {
     }
 
     static JsonNode container() {
-        return deployment().node().path("spec").path("template").path("spec").path("containers").get(0);
+        return deployment().container();
     }
 
     static Map<String, String> env() {
