@@ -1,20 +1,14 @@
 package io.streamhouse.connect;
 
-import io.streamhouse.domain.topic.LakeNames;
 import io.streamhouse.lake.LakeTables;
 import io.streamhouse.security.kafka.KafkaClientSettings;
 import io.streamhouse.security.kafka.KafkaPrincipal;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.catalog.Catalog;
 import org.apache.kafka.clients.admin.Admin;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
@@ -102,15 +96,7 @@ public final class LakePrepareMain {
                 throw new IllegalStateException("the topics " + missing + " do not exist: apply their KafkaTopics first ("
                         + "20-kafka-topics.yaml); the connect user may not create topics");
             }
-            LakeTables.Outcome tables;
-            Catalog catalog = CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, catalogProperties, new org.apache.hadoop.conf.Configuration());
-            try {
-                tables = LakeTables.ensure(catalog, LakeNames.landed());
-            } finally {
-                if (catalog instanceof AutoCloseable closeable) {
-                    closeable.close();
-                }
-            }
+            LakeTables.Outcome tables = LakeTables.ensureLanded(catalogProperties);
             boolean seeded = LakePreparation.seedCoordinator(admin, a.controlTopic());
             return "tables created=" + tables.created() + " evolved=" + tables.evolved() + " unchanged=" + tables.unchanged().size()
                     + " recreated=" + tables.recreated() + "; coordinator group " + LakeConnector.coordinatorGroup()
@@ -120,12 +106,7 @@ public final class LakePrepareMain {
 
     /** The file's properties, and {@code jdbc.password} from {@value #PASSWORD_ENV} when set; a password in the file is refused. */
     static Map<String, String> catalogProperties(Path file, UnaryOperator<String> env) throws IOException {
-        Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file)) {
-            p.load(in);
-        }
-        Map<String, String> out = new TreeMap<>();
-        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        Map<String, String> out = LakeTables.readProperties(file);
         if (out.containsKey("jdbc.password")) {
             throw new IllegalArgumentException(file + " holds jdbc.password: give it in " + PASSWORD_ENV + " instead");
         }

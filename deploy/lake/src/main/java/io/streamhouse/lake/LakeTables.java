@@ -49,6 +49,30 @@ public final class LakeTables {
         return SpecificData.get().getSchema(topic.valueType());
     }
 
+    /** Every landed topic's table in the catalog these Iceberg properties name, the catalog closed afterwards. */
+    public static Outcome ensureLanded(Map<String, String> catalogProperties) throws Exception {
+        Catalog catalog = org.apache.iceberg.CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, catalogProperties,
+                new org.apache.hadoop.conf.Configuration());
+        try {
+            return ensure(catalog, LakeNames.landed());
+        } finally {
+            if (catalog instanceof AutoCloseable closeable) {
+                closeable.close();
+            }
+        }
+    }
+
+    /** A properties file (the Iceberg catalog's) as a sorted map. */
+    public static Map<String, String> readProperties(java.nio.file.Path file) throws java.io.IOException {
+        java.util.Properties p = new java.util.Properties();
+        try (java.io.Reader in = java.nio.file.Files.newBufferedReader(file)) {
+            p.load(in);
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
+    }
+
     public static Outcome ensure(Catalog catalog, Collection<? extends Topic<?, ?>> topics) {
         Namespace namespace = Namespace.of(LakeNames.NAMESPACE);
         if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(namespace)) {

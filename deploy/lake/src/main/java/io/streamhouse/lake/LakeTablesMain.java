@@ -1,16 +1,7 @@
 package io.streamhouse.lake;
 
-import io.streamhouse.domain.topic.LakeNames;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.catalog.Catalog;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 
 /**
  * Entry point of the short-lived child JVM that creates the lake's tables ({@link LakeTables#ensure}) before the
@@ -43,17 +34,7 @@ public final class LakeTablesMain {
             System.exit(2);
         }
         try {
-            Map<String, String> props = load(catalogFile);
-            Catalog catalog = CatalogUtil.buildIcebergCatalog(LakeNames.CATALOG, props,
-                    new org.apache.hadoop.conf.Configuration());
-            LakeTables.Outcome outcome;
-            try {
-                outcome = LakeTables.ensure(catalog, LakeNames.landed());
-            } finally {
-                if (catalog instanceof AutoCloseable closeable) {
-                    closeable.close();
-                }
-            }
+            LakeTables.Outcome outcome = LakeTables.ensureLanded(LakeTables.readProperties(catalogFile));
             System.out.println(DONE_PREFIX + "created=" + outcome.created() + " evolved=" + outcome.evolved()
                     + " unchanged=" + outcome.unchanged().size() + " recreated=" + outcome.recreated());
             System.out.flush();
@@ -63,15 +44,5 @@ public final class LakeTablesMain {
             e.printStackTrace(System.err);
             System.exit(1);
         }
-    }
-
-    private static Map<String, String> load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (Reader in = Files.newBufferedReader(file)) {
-            p.load(in);
-        }
-        Map<String, String> out = new TreeMap<>();
-        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
-        return out;
     }
 }

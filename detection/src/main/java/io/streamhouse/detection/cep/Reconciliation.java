@@ -51,17 +51,9 @@ final class Reconciliation {
      *       the version that decided found, and is forgotten (no longer revised).</li>
      * </ol>
      * An alert whose events are not all evaluated here (the older ones dropped by the retention) is left as it is. A finding starting before {@code trustFrom} takes the alerts it shares events with but is not reported.
-     */
-    static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
-                          long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
-                          Collector<Alert> out, Unalertable deadLetters) {
-        reconcile(pattern, key, evaluated, found, trustFrom, sameSettings, s, reported, Set.of(), out, deadLetters);
-    }
-
-    /**
-     * As above; {@code written} are the ids this step wrote before and retired since. A finding whose alert id is
-     * among them is written under {@link Alerts#reissuedIdOf} instead: an alert id is written once. A finding is the
-     * alert reported before with the same events whatever its id, so a re-issued alert is not revised again.
+     * {@code written} are the ids this step wrote before and retired since: a finding whose alert id is among them is
+     * written under {@link Alerts#reissuedIdOf} instead (an alert id is written once), and a finding is the alert
+     * reported before with the same events whatever its id, so a re-issued alert is not revised again.
      */
     static void reconcile(SubjectPattern<?> pattern, String key, List<CepFact> evaluated, List<Finding> found,
                           long trustFrom, boolean sameSettings, PatternSettings s, Set<CepFact> reported,
